@@ -1,0 +1,17 @@
+// Package wire is the protocol vocabulary of twosettle: the messages that cross host <->
+// client and harness <-> host, the question domain values they carry, and the two ports
+// (HostPort, ClientPort) through which the simulator, the scenario runner and the
+// conformance runner drive any implementation.
+//
+// Contract:
+//   - Every type that appears in a transcript has a String method: its one canonical text
+//     form. It is stable (goldens are made of it) and deterministic.
+//   - JSON that the peer implementation compares byte for byte (answer batches, requests,
+//     envelopes) is written by hand-made encoders in the peer's key order, with
+//     JSON.stringify's escaping (AppendJSONString), never by encoding/json's reflection.
+//   - Opaque payloads (waterfall requests, stream items, RPC args and values) are raw JSON:
+//     the transport (engine/gateway) never looks inside them (GW-2).
+//   - The package holds no state and no behaviour beyond encoding and formatting.
+//
+// Imports: the standard library and engine/session (events appear in session updates).
+package wire

@@ -1,0 +1,3 @@
+module github.com/twosettle/twosettle
+
+go 1.25.0
