@@ -15,9 +15,9 @@ import (
 
 // model is a reference model of the pending table, written from peer-runtime §1 directly.
 type model struct {
-	gens    map[string]int // minted generations per client
-	order   []string       // connected clients, in connect order
-	events  []*mEvent      // every event, in forward order
+	gens   map[string]int // minted generations per client
+	order  []string       // connected clients, in connect order
+	events []*mEvent      // every event, in forward order
 }
 
 type mEvent struct {
