@@ -1,0 +1,112 @@
+package questions
+
+import (
+	"encoding/json"
+
+	"github.com/twosettle/twosettle/engine/session"
+	"github.com/twosettle/twosettle/engine/wire"
+)
+
+// ReplyKind and ReplyOutcome are the fixed kind of a late reply's JSON text and the outcome
+// of its source (LATE-4).
+const (
+	ReplyKind    = "answer_to_pending_question"
+	ReplyOutcome = "answered"
+)
+
+// Answer is the late-answer path answer(agent, callId, answer) (spec §4.5). In order:
+//   - the liveness check (CALLER-4);
+//   - false unless the agent's Session has an active continued row for callID: unknown,
+//     open, settled and legacy calls are not answerable (LATE-1);
+//   - REPLY_QUEUED while another reply for the call awaits admission: reserved, or in the
+//     inbox's next-step or next-turn list (LATE-2), before the batch is validated;
+//   - BAD_ANSWER unless the batch names each question id exactly once (LATE-3); labels
+//     are not checked (spec §8.7);
+//   - the reply is reserved and steered; a steer failure releases the reservation and is
+//     returned (LATE-5); otherwise true (LATE-4).
+//
+// answer is the batch {"answers":[…]} as received; the reply carries its answers exactly
+// as received, compacted. answer() resumes nothing (LATE-8): the caller resolved the
+// Session to its live root first.
+func (s *Service) Answer(now int64, a Agent, callID string, answer json.RawMessage) (bool, *wire.Error) {
+	s.Advance(now)
+	if e := s.checkLive(a); e != nil {
+		return false, e
+	}
+	row, ok := s.rt.Questions(a).Row(callID)
+	if !ok || row.State != wire.StateContinued {
+		return false, nil
+	}
+	sid := a.ID()
+	if s.reservation(sid, callID) != nil || s.inboxHasReply(a, callID) {
+		return false, errReplyQueued(callID)
+	}
+	answers, ok := checkBatch(answer, row.Questions)
+	if !ok {
+		return false, errBadAnswer(callID, len(row.Questions))
+	}
+	m := session.Message{
+		ID:     s.rt.MessageID(a),
+		Source: session.Source{Kind: session.SourceUserQuestionReply, CallID: callID, Outcome: ReplyOutcome},
+		Text:   string(replyText(callID, row.Questions, answers)),
+	}
+	s.reserve(sid, callID, m.ID)
+	if err := s.rt.Steer(a, m); err != nil {
+		s.releaseIf(sid, callID, m.ID)
+		return false, errorOf(err)
+	}
+	return true, nil
+}
+
+func (s *Service) inboxHasReply(a Agent, callID string) bool {
+	nextTurn, nextStep := s.rt.Inbox(a)
+	for _, list := range [][]session.Message{nextTurn, nextStep} {
+		for _, m := range list {
+			if m.Source.Kind == session.SourceUserQuestionReply && m.Source.CallID == callID {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// checkBatch checks that the batch's answers name each question id exactly once and
+// returns the answers array as received. Anything that is not an object with an answers
+// array fails the same way.
+func checkBatch(raw json.RawMessage, qs []wire.Question) (value, bool) {
+	v, ok := parseJSON(string(raw))
+	if !ok {
+		return value{}, false
+	}
+	as, ok := v.get("answers")
+	if !ok || as.kind != kArr || len(as.arr) != len(qs) {
+		return value{}, false
+	}
+	seen := make(map[string]bool, len(as.arr))
+	for _, item := range as.arr {
+		id, ok := item.get("id")
+		if !ok || id.kind != kStr || seen[id.s] {
+			return value{}, false
+		}
+		seen[id.s] = true
+	}
+	for _, q := range qs {
+		if !seen[q.ID] {
+			return value{}, false
+		}
+	}
+	return as, true
+}
+
+// replyText is the late reply's text: compact JSON with keys kind, tool, callId,
+// questions, answers (spec §1.3).
+func replyText(callID string, qs []wire.Question, answers value) []byte {
+	b := make([]byte, 0, 256)
+	b = append(b, `{"kind":"`+ReplyKind+`","tool":"`+ToolName+`","callId":`...)
+	b = wire.AppendJSONString(b, callID)
+	b = append(b, `,"questions":`...)
+	b = wire.AppendQuestionsJSON(b, qs)
+	b = append(b, `,"answers":`...)
+	b = appendJS(b, answers)
+	return append(b, '}')
+}

@@ -1,0 +1,422 @@
+package questions
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/twosettle/twosettle/engine/wire"
+)
+
+// value is a parsed JSON value with JavaScript's semantics: numbers are float64, object
+// keys keep the position of their first occurrence and the value of their last (as
+// JSON.parse builds an object), and re-encoding (appendJS) writes what JSON.stringify
+// writes. It is the package's only JSON reader: the projection, the tool and answer() read
+// model and client JSON through it instead of encoding/json's reflection.
+type value struct {
+	kind kind
+	b    bool
+	n    float64
+	s    string
+	arr  []value
+	keys []string
+	vals []value
+}
+
+type kind uint8
+
+const (
+	kNull kind = iota
+	kBool
+	kNum
+	kStr
+	kArr
+	kObj
+)
+
+// maxDepth bounds nesting so that hostile input cannot exhaust the stack.
+const maxDepth = 256
+
+// parseJSON parses one JSON text (surrounding whitespace allowed). ok is false for
+// anything JSON.parse would reject, and for nesting deeper than maxDepth.
+func parseJSON(s string) (value, bool) {
+	p := parser{s: s}
+	p.ws()
+	v, ok := p.value(0)
+	if !ok {
+		return value{}, false
+	}
+	p.ws()
+	if p.i != len(p.s) {
+		return value{}, false
+	}
+	return v, true
+}
+
+type parser struct {
+	s string
+	i int
+}
+
+func (p *parser) ws() {
+	for p.i < len(p.s) {
+		switch p.s[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) value(depth int) (value, bool) {
+	if depth > maxDepth || p.i >= len(p.s) {
+		return value{}, false
+	}
+	switch c := p.s[p.i]; {
+	case c == '{':
+		return p.object(depth)
+	case c == '[':
+		return p.array(depth)
+	case c == '"':
+		s, ok := p.str()
+		return value{kind: kStr, s: s}, ok
+	case c == 't':
+		return p.lit("true", value{kind: kBool, b: true})
+	case c == 'f':
+		return p.lit("false", value{kind: kBool})
+	case c == 'n':
+		return p.lit("null", value{kind: kNull})
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.num()
+	}
+	return value{}, false
+}
+
+func (p *parser) lit(word string, v value) (value, bool) {
+	if strings.HasPrefix(p.s[p.i:], word) {
+		p.i += len(word)
+		return v, true
+	}
+	return value{}, false
+}
+
+func (p *parser) num() (value, bool) {
+	start := p.i
+	if p.s[p.i] == '-' {
+		p.i++
+	}
+	digits := func() int {
+		n := 0
+		for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
+			p.i++
+			n++
+		}
+		return n
+	}
+	if p.i < len(p.s) && p.s[p.i] == '0' {
+		p.i++
+	} else if digits() == 0 {
+		return value{}, false
+	}
+	if p.i < len(p.s) && p.s[p.i] == '.' {
+		p.i++
+		if digits() == 0 {
+			return value{}, false
+		}
+	}
+	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
+		p.i++
+		if p.i < len(p.s) && (p.s[p.i] == '+' || p.s[p.i] == '-') {
+			p.i++
+		}
+		if digits() == 0 {
+			return value{}, false
+		}
+	}
+	f, err := strconv.ParseFloat(p.s[start:p.i], 64)
+	if err != nil {
+		// Out of range: JSON.parse gives ±Infinity (or 0 for underflow, which ParseFloat
+		// already returns without error).
+		if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
+			return value{}, false
+		}
+	}
+	return value{kind: kNum, n: f}, true
+}
+
+func (p *parser) str() (string, bool) {
+	p.i++ // opening quote
+	start := p.i
+	// Fast path: no escapes.
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		if c == '"' {
+			s := p.s[start:p.i]
+			p.i++
+			if !utf8.ValidString(s) {
+				return strings.ToValidUTF8(s, "\ufffd"), true
+			}
+			return s, true
+		}
+		if c == '\\' {
+			break
+		}
+		if c < 0x20 {
+			return "", false
+		}
+		p.i++
+	}
+	var b []byte
+	b = append(b, p.s[start:p.i]...)
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			return strings.ToValidUTF8(string(b), "\ufffd"), true
+		case c < 0x20:
+			return "", false
+		case c != '\\':
+			b = append(b, c)
+			p.i++
+			continue
+		}
+		p.i++
+		if p.i >= len(p.s) {
+			return "", false
+		}
+		e := p.s[p.i]
+		p.i++
+		switch e {
+		case '"', '\\', '/':
+			b = append(b, e)
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r, ok := p.hex4()
+			if !ok {
+				return "", false
+			}
+			if utf16.IsSurrogate(r) {
+				r2 := rune(-1)
+				if strings.HasPrefix(p.s[p.i:], `\u`) {
+					save := p.i
+					p.i += 2
+					if x, ok := p.hex4(); ok {
+						r2 = x
+					} else {
+						return "", false
+					}
+					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+						b = utf8.AppendRune(b, d)
+						continue
+					}
+					p.i = save
+				}
+				b = utf8.AppendRune(b, utf8.RuneError) // a lone surrogate
+				continue
+			}
+			b = utf8.AppendRune(b, r)
+		default:
+			return "", false
+		}
+	}
+	return "", false
+}
+
+func (p *parser) hex4() (rune, bool) {
+	if p.i+4 > len(p.s) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range []byte(p.s[p.i : p.i+4]) {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c-'a') + 10
+		case c >= 'A' && c <= 'F':
+			r |= rune(c-'A') + 10
+		default:
+			return 0, false
+		}
+	}
+	p.i += 4
+	return r, true
+}
+
+func (p *parser) array(depth int) (value, bool) {
+	p.i++
+	v := value{kind: kArr}
+	p.ws()
+	if p.i < len(p.s) && p.s[p.i] == ']' {
+		p.i++
+		return v, true
+	}
+	for {
+		p.ws()
+		e, ok := p.value(depth + 1)
+		if !ok {
+			return value{}, false
+		}
+		v.arr = append(v.arr, e)
+		p.ws()
+		if p.i >= len(p.s) {
+			return value{}, false
+		}
+		switch p.s[p.i] {
+		case ',':
+			p.i++
+		case ']':
+			p.i++
+			return v, true
+		default:
+			return value{}, false
+		}
+	}
+}
+
+func (p *parser) object(depth int) (value, bool) {
+	p.i++
+	v := value{kind: kObj}
+	p.ws()
+	if p.i < len(p.s) && p.s[p.i] == '}' {
+		p.i++
+		return v, true
+	}
+	for {
+		p.ws()
+		if p.i >= len(p.s) || p.s[p.i] != '"' {
+			return value{}, false
+		}
+		k, ok := p.str()
+		if !ok {
+			return value{}, false
+		}
+		p.ws()
+		if p.i >= len(p.s) || p.s[p.i] != ':' {
+			return value{}, false
+		}
+		p.i++
+		p.ws()
+		e, ok := p.value(depth + 1)
+		if !ok {
+			return value{}, false
+		}
+		if j := v.index(k); j >= 0 {
+			v.vals[j] = e // JSON.parse: the last value wins, the first position stays
+		} else {
+			v.keys = append(v.keys, k)
+			v.vals = append(v.vals, e)
+		}
+		p.ws()
+		if p.i >= len(p.s) {
+			return value{}, false
+		}
+		switch p.s[p.i] {
+		case ',':
+			p.i++
+		case '}':
+			p.i++
+			return v, true
+		default:
+			return value{}, false
+		}
+	}
+}
+
+func (v value) index(key string) int {
+	for i, k := range v.keys {
+		if k == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// get returns the member key of an object.
+func (v value) get(key string) (value, bool) {
+	if v.kind != kObj {
+		return value{}, false
+	}
+	if i := v.index(key); i >= 0 {
+		return v.vals[i], true
+	}
+	return value{}, false
+}
+
+// appendJS appends v as JSON.stringify writes it: compact, keys in order, strings with
+// JSON.stringify's escaping, numbers in JavaScript's shortest form.
+func appendJS(b []byte, v value) []byte {
+	switch v.kind {
+	case kNull:
+		return append(b, "null"...)
+	case kBool:
+		if v.b {
+			return append(b, "true"...)
+		}
+		return append(b, "false"...)
+	case kNum:
+		return appendJSNumber(b, v.n)
+	case kStr:
+		return wire.AppendJSONString(b, v.s)
+	case kArr:
+		b = append(b, '[')
+		for i, e := range v.arr {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJS(b, e)
+		}
+		return append(b, ']')
+	}
+	b = append(b, '{')
+	for i, k := range v.keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = wire.AppendJSONString(b, k)
+		b = append(b, ':')
+		b = appendJS(b, v.vals[i])
+	}
+	return append(b, '}')
+}
+
+// appendJSNumber writes f as Number.prototype.toString does (JSON.stringify writes null for
+// non-finite numbers).
+func appendJSNumber(b []byte, f float64) []byte {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return append(b, "null"...)
+	}
+	if f == 0 {
+		return append(b, '0')
+	}
+	a := math.Abs(f)
+	if a >= 1e21 || a < 1e-6 {
+		s := strconv.FormatFloat(f, 'e', -1, 64)
+		// Go writes e+21 / e-07; JavaScript writes e+21 / e-7.
+		if i := strings.IndexByte(s, 'e'); i >= 0 && i+2 < len(s) {
+			mant, sign, exp := s[:i], s[i+1], strings.TrimLeft(s[i+2:], "0")
+			b = append(b, mant...)
+			b = append(b, 'e', sign)
+			return append(b, exp...)
+		}
+		return append(b, s...)
+	}
+	return strconv.AppendFloat(b, f, 'f', -1, 64)
+}
+
+// isInteger reports whether f is a mathematical integer (Number.isInteger).
+func isInteger(f float64) bool { return !math.IsInf(f, 0) && f == math.Trunc(f) }

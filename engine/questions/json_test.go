@@ -1,0 +1,41 @@
+package questions
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestJSONReader(t *testing.T) {
+	t.Run("re-encodes as JSON.stringify does", func(t *testing.T) {
+		cases := map[string]string{
+			` { "b" : 1 , "a" : [ true , false , null ] } `:                         `{"b":1,"a":[true,false,null]}`,
+			`{"a":1,"b":2,"a":3}`:                                                   `{"a":3,"b":2}`,
+			`[1.50, -0, 1e21, 1e-7, 123456789012345680000, 0.000001, 1E2, -2.5e-3]`: `[1.5,0,1e+21,1e-7,123456789012345680000,0.000001,100,-0.0025]`,
+			`"\u00e9\/\n\u0001\ud83d\ude00<>&"`:                                     `"é/\n\u0001😀<>&"`,
+			`[1e400]`:                                                               `[null]`,
+		}
+		for in, want := range cases {
+			v, ok := parseJSON(in)
+			if !ok {
+				t.Errorf("%s: not parsed", in)
+				continue
+			}
+			if got := string(appendJS(nil, v)); got != want {
+				t.Errorf("%s: got %s, want %s", in, got, want)
+			}
+		}
+	})
+	t.Run("rejects what JSON.parse rejects, and deep nesting", func(t *testing.T) {
+		for _, in := range []string{``, ` `, `{`, `[1,]`, `{"a":1,}`, `01`, `1.`, `.5`, `+1`, `"a`, "\"\x01\"", `'a'`, `{a:1}`, `[1] 2`, `nul`, `"\x"`, `"\u12"`, `-`, `1e`, strings.Repeat("[", 1000) + strings.Repeat("]", 1000)} {
+			if _, ok := parseJSON(in); ok {
+				t.Errorf("%q parsed", in)
+			}
+		}
+	})
+	t.Run("lone surrogates become U+FFFD", func(t *testing.T) {
+		v, ok := parseJSON(`"\ud800x\udc00"`)
+		if !ok || v.s != "\ufffdx\ufffd" {
+			t.Fatalf("%q %v", v.s, ok)
+		}
+	})
+}

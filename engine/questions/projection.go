@@ -1,0 +1,171 @@
+package questions
+
+import (
+	"github.com/twosettle/twosettle/engine/session"
+	"github.com/twosettle/twosettle/engine/wire"
+)
+
+// Projection is the userQuestions projection of one Session (spec §5): a pure fold over
+// the Session's existing events (PROJ-1) with no state of its own beyond the timed flag of
+// the latest request/header. It is incremental: Apply folds one event, and a new view value
+// is made only when the view changes. Published views are never mutated (copy on write), so
+// a view handed to a client or a snapshot stays valid.
+type Projection struct {
+	inherited int
+	timed     bool
+	view      wire.QuestionsView
+}
+
+// emptyView is the view of a fresh projection. Its slices have no capacity, so every
+// change allocates: the shared value is never written.
+var emptyView = wire.QuestionsView{Active: []wire.PendingRow{}, Settled: []wire.SettledRow{}}
+
+// NewProjection returns the projection of a Session whose first inherited events were
+// copied from its fork parent: those are ignored (PROJ-11).
+func NewProjection(inherited int) *Projection {
+	if inherited < 0 {
+		inherited = 0
+	}
+	return &Projection{inherited: inherited, view: emptyView}
+}
+
+// Fold replays events from scratch (PROJ-12): the view a fresh projection has after
+// applying every event in order.
+func Fold(events []session.Event, inherited int) wire.QuestionsView {
+	p := NewProjection(inherited)
+	for _, e := range events {
+		p.Apply(e)
+	}
+	return p.view
+}
+
+// View is the current view.
+func (p *Projection) View() wire.QuestionsView { return p.view }
+
+// Timed reports whether the latest request/header declared the timed schema.
+func (p *Projection) Timed() bool { return p.timed }
+
+// Apply folds one event and reports whether the view changed.
+func (p *Projection) Apply(e session.Event) bool {
+	if e.Seq < p.inherited {
+		return false // PROJ-11
+	}
+	switch d := e.Data.(type) {
+	case session.RequestHeader:
+		p.timed = headerTimed(d.Tools) // PROJ-2: the latest header wins
+		return false
+	case session.ToolCall:
+		if !p.timed || d.Name != ToolName {
+			return false // PROJ-2: legacy calls are never tracked
+		}
+		args, ok := parseJSON(d.Arguments)
+		if !ok {
+			return false // PROJ-3: unreadable arguments are ignored
+		}
+		qs, ok := readQuestions(args, true)
+		if !ok {
+			return false
+		}
+		p.putLast(wire.PendingRow{CallID: d.CallID, Questions: qs, State: wire.StateOpen}) // PROJ-3
+		return true
+	case session.ToolResult:
+		return p.toolResult(d)
+	case session.PTCDispatch:
+		if d.Name != ToolName || d.IsError || !isPendingText(d.Text) {
+			return false
+		}
+		args, ok := parseJSON(d.Arguments)
+		if !ok {
+			return false
+		}
+		qs, ok := readQuestions(args, true)
+		if !ok {
+			return false
+		}
+		p.putLast(wire.PendingRow{CallID: d.SubCallID, Questions: qs, State: wire.StateContinued}) // PROJ-7
+		return true
+	case session.UserMessage:
+		if d.Message.Source.Kind != session.SourceUserQuestionReply {
+			return false
+		}
+		i := p.find(d.Message.Source.CallID)
+		if i < 0 {
+			return false
+		}
+		answers, ok := []wire.AnswerItem(nil), false
+		if !d.Message.NoText {
+			answers, ok = readBatch(d.Message.Text)
+		}
+		if !ok {
+			answers = []wire.AnswerItem{} // PROJ-8: unusable text settles with an empty batch
+		}
+		p.settle(i, answers)
+		return true
+	}
+	// agent/inbox/spliced (PROJ-9) and every other event leave the view as it is.
+	return false
+}
+
+func (p *Projection) toolResult(d session.ToolResult) bool {
+	i := p.find(d.CallID)
+	if i < 0 {
+		return false
+	}
+	if (!d.NoText && isPendingText(d.Text)) || d.Err.Code == session.ToolOutcomeUnknown {
+		if p.view.Active[i].State == wire.StateContinued {
+			return false
+		}
+		active := append([]wire.PendingRow(nil), p.view.Active...)
+		active[i].State = wire.StateContinued // PROJ-4, in place
+		p.view = wire.QuestionsView{Active: active, Settled: p.view.Settled}
+		return true
+	}
+	if !d.IsError && !d.Err.Set() && !d.NoText {
+		if answers, ok := readBatch(d.Text); ok {
+			p.settle(i, answers) // PROJ-5
+			return true
+		}
+	}
+	p.view = wire.QuestionsView{Active: without(p.view.Active, i), Settled: p.view.Settled} // PROJ-6
+	return true
+}
+
+func (p *Projection) find(callID string) int {
+	for i, r := range p.view.Active {
+		if r.CallID == callID {
+			return i
+		}
+	}
+	return -1
+}
+
+// putLast removes any row with the same call id and appends row.
+func (p *Projection) putLast(row wire.PendingRow) {
+	old := p.view.Active
+	active := make([]wire.PendingRow, 0, len(old)+1)
+	for _, r := range old {
+		if r.CallID != row.CallID {
+			active = append(active, r)
+		}
+	}
+	p.view = wire.QuestionsView{Active: append(active, row), Settled: p.view.Settled}
+}
+
+// settle moves active row i to the end of settled with answers. The published slices have
+// no spare capacity, so neither this append nor one by a holder of an old view can write
+// into storage another view shares.
+func (p *Projection) settle(i int, answers []wire.AnswerItem) {
+	callID := p.view.Active[i].CallID
+	n := len(p.view.Settled)
+	p.view = wire.QuestionsView{
+		Active:  without(p.view.Active, i),
+		Settled: append(p.view.Settled[:n:n], wire.SettledRow{CallID: callID, Answers: answers}),
+	}
+}
+
+// without returns a new slice with element i removed.
+func without(rows []wire.PendingRow, i int) []wire.PendingRow {
+	out := make([]wire.PendingRow, 0, len(rows)-1)
+	out = append(out, rows[:i]...)
+	return append(out, rows[i+1:]...)
+}

@@ -1,0 +1,187 @@
+package questions
+
+import "github.com/twosettle/twosettle/engine/wire"
+
+// The readers of this file turn recorded or received JSON into the question vocabulary.
+// They are shared by the projection (spec §5.2), the tool (spec §2) and answer() (§4.5),
+// so that a call the projection can read is exactly a call the tool could have asked.
+
+// ToolName is the model-facing name of the question tool.
+const ToolName = "ask_user_question"
+
+// readQuestions reads model-facing arguments {questions:[{id, question, header?,
+// options?:[{label, description?}], multi_select?}], …} (spec §5.2 questionsOf). Extra keys
+// are allowed and dropped; a wrong type on any field, optional or not, makes the whole
+// thing unreadable. minOne requires a non-empty batch (the projection's rule); the tool
+// lets an empty batch through so the service can reject it with EMPTY_QUESTIONS.
+func readQuestions(args value, minOne bool) ([]wire.Question, bool) {
+	qs, ok := args.get("questions")
+	if !ok || qs.kind != kArr || (minOne && len(qs.arr) == 0) {
+		return nil, false
+	}
+	out := make([]wire.Question, 0, len(qs.arr))
+	for _, item := range qs.arr {
+		q, ok := readQuestion(item)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, q)
+	}
+	return out, true
+}
+
+func readQuestion(item value) (wire.Question, bool) {
+	if item.kind != kObj {
+		return wire.Question{}, false
+	}
+	id, ok1 := item.get("id")
+	text, ok2 := item.get("question")
+	if !ok1 || !ok2 || id.kind != kStr || text.kind != kStr {
+		return wire.Question{}, false
+	}
+	q := wire.Question{ID: id.s, Question: text.s}
+	if h, ok := item.get("header"); ok {
+		if h.kind != kStr {
+			return wire.Question{}, false
+		}
+		q.Header = ptr(h.s)
+	}
+	if os, ok := item.get("options"); ok {
+		if os.kind != kArr {
+			return wire.Question{}, false
+		}
+		for _, o := range os.arr {
+			if o.kind != kObj {
+				return wire.Question{}, false
+			}
+			l, ok := o.get("label")
+			if !ok || l.kind != kStr {
+				return wire.Question{}, false
+			}
+			opt := wire.Option{Label: l.s}
+			if d, ok := o.get("description"); ok {
+				if d.kind != kStr {
+					return wire.Question{}, false
+				}
+				opt.Description = ptr(d.s)
+			}
+			q.Options = append(q.Options, opt)
+		}
+	}
+	if m, ok := item.get("multi_select"); ok {
+		if m.kind != kBool {
+			return wire.Question{}, false
+		}
+		q.MultiSelect = ptr(m.b)
+	}
+	return q, true
+}
+
+// readBatch reads an answer batch text: a JSON object whose answers is an array of strict
+// items {id: string, selected: string[], custom?: string} with no other keys (spec §5.2).
+// Extra top-level keys are allowed.
+func readBatch(text string) ([]wire.AnswerItem, bool) {
+	v, ok := parseJSON(text)
+	if !ok {
+		return nil, false
+	}
+	return readBatchValue(v)
+}
+
+func readBatchValue(v value) ([]wire.AnswerItem, bool) {
+	as, ok := v.get("answers")
+	if !ok || as.kind != kArr {
+		return nil, false
+	}
+	out := make([]wire.AnswerItem, 0, len(as.arr))
+	for _, item := range as.arr {
+		a, ok := readAnswerItem(item)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, a)
+	}
+	return out, true
+}
+
+func readAnswerItem(item value) (wire.AnswerItem, bool) {
+	if item.kind != kObj {
+		return wire.AnswerItem{}, false
+	}
+	var a wire.AnswerItem
+	seenID, seenSel := false, false
+	for i, k := range item.keys {
+		v := item.vals[i]
+		switch k {
+		case "id":
+			if v.kind != kStr {
+				return wire.AnswerItem{}, false
+			}
+			a.ID, seenID = v.s, true
+		case "selected":
+			if v.kind != kArr {
+				return wire.AnswerItem{}, false
+			}
+			a.Selected = make([]string, 0, len(v.arr))
+			for _, s := range v.arr {
+				if s.kind != kStr {
+					return wire.AnswerItem{}, false
+				}
+				a.Selected = append(a.Selected, s.s)
+			}
+			seenSel = true
+		case "custom":
+			if v.kind != kStr {
+				return wire.AnswerItem{}, false
+			}
+			a.Custom = ptr(v.s)
+		default:
+			return wire.AnswerItem{}, false
+		}
+	}
+	if !seenID || !seenSel {
+		return wire.AnswerItem{}, false
+	}
+	return a, true
+}
+
+// isPendingText reports whether a result text is a pending result: a JSON object with
+// pending === true (the projection's loose test, spec §5.2 and §8.6: callId not required).
+func isPendingText(text string) bool {
+	v, ok := parseJSON(text)
+	if !ok {
+		return false
+	}
+	p, ok := v.get("pending")
+	return ok && p.kind == kBool && p.b
+}
+
+// headerTimed reports whether a request/header's tools (raw JSON) declare the timed
+// schema: an array with an entry whose name is ask_user_question, whose parameters is an
+// object and whose parameters.properties is an object with a timeout key (PROJ-2).
+func headerTimed(tools string) bool {
+	v, ok := parseJSON(tools)
+	if !ok || v.kind != kArr {
+		return false
+	}
+	for _, t := range v.arr {
+		name, ok := t.get("name")
+		if !ok || name.kind != kStr || name.s != ToolName {
+			continue
+		}
+		params, ok := t.get("parameters")
+		if !ok || params.kind != kObj {
+			continue
+		}
+		props, ok := params.get("properties")
+		if !ok || props.kind != kObj {
+			continue
+		}
+		if _, ok := props.get("timeout"); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,235 @@
+package questions
+
+import (
+	"errors"
+	"math"
+
+	"github.com/twosettle/twosettle/engine/session"
+	"github.com/twosettle/twosettle/engine/signal"
+	"github.com/twosettle/twosettle/engine/wire"
+)
+
+// Tool modes.
+const (
+	ModeLegacy = "legacy"
+	ModeTimed  = "timed"
+)
+
+// DefaultTimeoutSec is the timed tool's default when none is configured (TOOL-2).
+const DefaultTimeoutSec = 120
+
+// MaxTimeoutSec is the largest timeout in seconds the tool accepts (TOOL-3).
+const MaxTimeoutSec = 2147483
+
+// PendingMessage is the instruction inside a pending result (TOOL-7).
+const PendingMessage = "No answer batch arrived before the timeout. This is pending, not a skipped answer. " +
+	"Do not treat this as permission. Continue with useful independent work that does not depend on the answer. " +
+	"The user can still answer: the reply will arrive later as a user message identified as " +
+	"answer_to_pending_question, carrying this callId and the original questions."
+
+// ToolConfig configures the tool: Mode legacy (the default, "" too) or timed, and the
+// timed default timeout in seconds (0: DefaultTimeoutSec).
+type ToolConfig struct {
+	Mode    string
+	Timeout int
+}
+
+// Tool is tool-ask-user: the model-facing ask_user_question (spec §2). It owns the schema,
+// timeout validation, the choice of service path and the result texts.
+type Tool struct {
+	svc     *Service
+	timed   bool
+	def     int
+	schema  []byte
+	pending []byte // the pending text up to the call id
+}
+
+// NewTool registers the tool on svc. The configured default is validated here (TOOL-3):
+// -1 or an integer 1..MaxTimeoutSec.
+func NewTool(c ToolConfig, svc *Service) (*Tool, error) {
+	t := &Tool{svc: svc}
+	switch c.Mode {
+	case "", ModeLegacy:
+		t.schema = legacySchema()
+	case ModeTimed:
+		t.timed = true
+		t.def = c.Timeout
+		if t.def == 0 {
+			t.def = DefaultTimeoutSec
+		}
+		if !validTimeout(float64(t.def)) {
+			return nil, errors.New(MsgBadToolTimeout)
+		}
+		t.schema = timedSchema(t.def)
+	default:
+		return nil, errors.New("ask_user_question mode must be legacy or timed, not " + wire.JSONString(c.Mode))
+	}
+	return t, nil
+}
+
+func validTimeout(sec float64) bool {
+	return sec == -1 || (isInteger(sec) && sec >= 1 && sec <= MaxTimeoutSec)
+}
+
+// Timed reports whether the tool is in timed mode.
+func (t *Tool) Timed() bool { return t.timed }
+
+// DefaultTimeout is the timed mode's configured default in seconds.
+func (t *Tool) DefaultTimeout() int { return t.def }
+
+// Schema is the tool definition {name, description, parameters} as compact JSON.
+func (t *Tool) Schema() []byte { return t.schema }
+
+// Call is one execution of the tool.
+type Call struct {
+	CallID string
+	Args   string         // the raw model arguments
+	Agent  Agent          // nil: the execution has no agent
+	Signal *signal.Signal // the turn's signal
+}
+
+// ToolResult is what the tool returns to the model: its text, and for a failure the error
+// flag and, for a service error, its {name, code} (TOOL-9).
+type ToolResult struct {
+	IsError bool
+	Err     session.ErrorInfo
+	Text    string
+}
+
+// Execute runs the tool; done runs once, at once or when a later call settles the ask.
+//
+// Legacy (TOOL-1): ask with no wait. Timed, in order: the timeout (argument, or the
+// configured default when left out or null) must be -1 or an integer 1..MaxTimeoutSec
+// (TOOL-3); question ids must be unique within the call (TOOL-5); a positive timeout needs
+// an agent (TOOL-6) and takes askTimed with timeout*1000 ms; -1 takes ask with wait
+// {callId} (TOOL-4). Every such failure happens before any answerer is reached.
+func (t *Tool) Execute(now int64, c Call, done func(ToolResult)) {
+	args, ok := parseJSON(c.Args)
+	if !ok || args.kind != kObj {
+		done(failure(wire.PlainError(msgBadArgumentsHead + "arguments must be a JSON object")))
+		return
+	}
+	if !t.timed {
+		qs, ok := readQuestions(args, false)
+		if !ok {
+			done(failure(wire.PlainError(msgBadArgumentsHead + "questions must be an array of {id, question, header?, options?, multi_select?}")))
+			return
+		}
+		t.svc.Ask(now, Request{Questions: qs, Agent: c.Agent, Signal: c.Signal}, func(r Result) { done(answerResult(r)) })
+		return
+	}
+	timeout := float64(t.def)
+	if v, ok := args.get("timeout"); ok && v.kind != kNull {
+		if v.kind != kNum || !validTimeout(v.n) {
+			done(failure(wire.PlainError(MsgBadToolTimeout)))
+			return
+		}
+		timeout = v.n
+	}
+	qs, ok := readQuestions(args, false)
+	if !ok {
+		done(failure(wire.PlainError(msgBadArgumentsHead + "questions must be an array of {id, question, header?, options?, multi_select?}")))
+		return
+	}
+	seen := make(map[string]bool, len(qs))
+	for _, q := range qs {
+		if seen[q.ID] {
+			done(failure(errDuplicateQuestionID(q.ID)))
+			return
+		}
+		seen[q.ID] = true
+	}
+	req := Request{Questions: qs, Agent: c.Agent, Signal: c.Signal}
+	if timeout == -1 {
+		req.Wait = &wire.Wait{CallID: c.CallID}
+		t.svc.Ask(now, req, func(r Result) { done(answerResult(r)) })
+		return
+	}
+	if c.Agent == nil {
+		done(failure(wire.PlainError(MsgTimedNeedsAgent)))
+		return
+	}
+	t.svc.AskTimed(now, req, c.CallID, math.Round(timeout*1000), func(r Result) {
+		if r.Err == nil && r.Pending {
+			done(ToolResult{Text: string(PendingText(c.CallID))})
+			return
+		}
+		done(answerResult(r))
+	})
+}
+
+// PendingText is the pending result text of callID: {"pending":true,"callId":…,"message":…}
+// (TOOL-7).
+func PendingText(callID string) []byte {
+	b := make([]byte, 0, 64+len(PendingMessage))
+	b = append(b, `{"pending":true,"callId":`...)
+	b = wire.AppendJSONString(b, callID)
+	b = append(b, `,"message":`...)
+	b = wire.AppendJSONString(b, PendingMessage)
+	return append(b, '}')
+}
+
+// answerResult renders an ask's result: the answer copied as {"answers":[{id, selected,
+// custom?}]} (TOOL-8), or the failure.
+func answerResult(r Result) ToolResult {
+	if r.Err != nil {
+		return failure(r.Err)
+	}
+	v, ok := parseJSON(string(r.Answer))
+	var answers []wire.AnswerItem
+	if ok {
+		answers, ok = copyAnswers(v)
+	}
+	if !ok {
+		return failure(wire.PlainError("the answerer returned no valid answer batch"))
+	}
+	return ToolResult{Text: string(wire.Answer{Answers: answers}.AppendJSON(nil))}
+}
+
+// copyAnswers copies an answerer's batch item by item as {id, selected, custom?}; other keys
+// are dropped. Items of the wrong shape make the batch invalid.
+func copyAnswers(v value) ([]wire.AnswerItem, bool) {
+	as, ok := v.get("answers")
+	if !ok || as.kind != kArr {
+		return nil, false
+	}
+	out := make([]wire.AnswerItem, 0, len(as.arr))
+	for _, item := range as.arr {
+		id, ok := item.get("id")
+		if !ok || id.kind != kStr {
+			return nil, false
+		}
+		a := wire.AnswerItem{ID: id.s, Selected: []string{}}
+		if sel, ok := item.get("selected"); ok {
+			if sel.kind != kArr {
+				return nil, false
+			}
+			for _, s := range sel.arr {
+				if s.kind != kStr {
+					return nil, false
+				}
+				a.Selected = append(a.Selected, s.s)
+			}
+		} else {
+			return nil, false
+		}
+		if cu, ok := item.get("custom"); ok && cu.kind != kNull {
+			if cu.kind != kStr {
+				return nil, false
+			}
+			a.Custom = ptr(cu.s)
+		}
+		out = append(out, a)
+	}
+	return out, true
+}
+
+// failure renders an error as the model sees it: "Error: <message>", keeping {name, code}
+// for a service (domain) error (TOOL-9).
+func failure(e *wire.Error) ToolResult {
+	r := ToolResult{IsError: true, Text: "Error: " + e.Message}
+	if e.IsDomain() {
+		r.Err = session.ErrorInfo{Name: e.Name, Code: e.Code}
+	}
+	return r
+}
