@@ -1,16 +1,7 @@
-// Package trace is the record format shared by the simulator (which writes traces), the
-// oracle (which checks them, from the simulator or from an external host) and the golden
-// transcripts (which render them). It depends only on engine/wire, so that neither the
-// oracle nor the transcript code needs the simulator.
-//
-// A trace is a plain slice of records: (seq, virtual time, actor, kind, payload), plus the
-// final state of the host and every client. Each payload type has one canonical text form
-// (its String method), and Record.String is the record's canonical line.
 package trace
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/twosettle/twosettle/engine/wire"
 )
@@ -26,28 +17,46 @@ const (
 	// Out: an effect Actor emitted (a wire.Effect from the host, a wire.ClientEffect from a
 	// client).
 	Out
-	// Sched: a scheduler choice among events due at the same instant.
+	// Sched: a scheduler choice among events due at the same instant (payload Choice).
 	Sched
-	// Fault: an injected fault.
+	// Fault: an injected fault (payload Injected).
 	Fault
-	// Note: a diagnostic the simulator adds (not part of behaviour).
+	// Note: a diagnostic the simulator adds (payload Text), such as the model actor's
+	// automatic step end.
 	Note
+	// Drop: a message the network lost or discarded (payload Dropped).
+	Drop
+	// Reject: an input the actor refused: its Apply returned an error (payload Rejected).
+	Reject
+	// Probe: a snapshot of every actor's state (payload Snapshot).
+	Probe
 )
 
+var kindNames = [...]string{In: "in", Out: "out", Sched: "sched", Fault: "fault", Note: "note", Drop: "drop", Reject: "reject", Probe: "probe"}
+
 func (k Kind) String() string {
-	switch k {
-	case In:
-		return "in"
-	case Out:
-		return "out"
-	case Sched:
-		return "sched"
-	case Fault:
-		return "fault"
-	case Note:
-		return "note"
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
 	}
 	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Reserved actor names; every other actor is a client.
+const (
+	ActorHost  = "host"
+	ActorNet   = "net"
+	ActorModel = "model"
+	ActorSim   = "sim"
+	ActorUser  = "user" // reserved, unused: a user's actions are recorded on its client
+)
+
+// IsClient reports whether actor names a client (not a reserved actor).
+func IsClient(actor string) bool {
+	switch actor {
+	case ActorHost, ActorNet, ActorModel, ActorSim, ActorUser:
+		return false
+	}
+	return true
 }
 
 // Payload is anything with a canonical text form.
@@ -69,28 +78,34 @@ type Record struct {
 //	"0042 t=5000 host in tool-call s1 call=c1 ask_user_question {…}"
 //
 // Client records add the client's clock: "0043 t=5000 c1@5120 out open …".
-func (r Record) String() string {
-	var b strings.Builder
-	s := strconv.Itoa(r.Seq)
-	for i := len(s); i < 4; i++ {
-		b.WriteByte('0')
+func (r Record) String() string { return string(r.AppendTo(make([]byte, 0, 96))) }
+
+// AppendTo appends the canonical line of the record (no newline) to b.
+func (r Record) AppendTo(b []byte) []byte {
+	switch {
+	case r.Seq >= 0 && r.Seq < 10:
+		b = append(b, "000"...)
+	case r.Seq >= 0 && r.Seq < 100:
+		b = append(b, "00"...)
+	case r.Seq >= 0 && r.Seq < 1000:
+		b = append(b, '0')
 	}
-	b.WriteString(s)
-	b.WriteString(" t=")
-	b.WriteString(strconv.FormatInt(r.Time, 10))
-	b.WriteByte(' ')
-	b.WriteString(r.Actor)
-	if r.Actor != "host" && r.Actor != "net" && r.Actor != "model" && r.Actor != "sim" && r.Actor != "user" {
-		b.WriteByte('@')
-		b.WriteString(strconv.FormatInt(r.ClientTime, 10))
+	b = strconv.AppendInt(b, int64(r.Seq), 10)
+	b = append(b, " t="...)
+	b = strconv.AppendInt(b, r.Time, 10)
+	b = append(b, ' ')
+	b = append(b, r.Actor...)
+	if IsClient(r.Actor) {
+		b = append(b, '@')
+		b = strconv.AppendInt(b, r.ClientTime, 10)
 	}
-	b.WriteByte(' ')
-	b.WriteString(r.Kind.String())
-	b.WriteByte(' ')
+	b = append(b, ' ')
+	b = append(b, r.Kind.String()...)
+	b = append(b, ' ')
 	if r.Payload != nil {
-		b.WriteString(r.Payload.String())
+		b = append(b, r.Payload.String()...)
 	}
-	return b.String()
+	return b
 }
 
 // Final is the state at the end of a run.
@@ -105,4 +120,14 @@ type Trace struct {
 	Seed    uint64
 	Records []Record
 	Final   Final
+}
+
+// Text renders every record, one canonical line each, newline-terminated.
+func (t *Trace) Text() string {
+	var b []byte
+	for _, r := range t.Records {
+		b = r.AppendTo(b)
+		b = append(b, '\n')
+	}
+	return string(b)
 }

@@ -1,0 +1,62 @@
+package sim
+
+import (
+	"github.com/twosettle/twosettle/engine/wire"
+	"github.com/twosettle/twosettle/trace"
+)
+
+// applyClient delivers one input to a client at its own clock reading and routes its
+// effects. absorbDial: the input is a LinkDown that a newer connection attempt already
+// superseded, so a Dial it provokes is satisfied by that attempt.
+func (r *Runner) applyClient(ci int, in wire.ClientInput, absorbDial bool) {
+	c := &r.cl[ci]
+	if c.crashed {
+		r.rec(trace.ActorNet, trace.Drop, 0, trace.Dropped{To: c.name, Why: trace.WhyCrashed, What: in})
+		return
+	}
+	ct := c.clk.at(r.now)
+	effs, err := c.port.Apply(ct, in)
+	if err != nil {
+		r.rec(c.name, trace.Reject, ct, trace.Rejected{Input: in, Err: err.Error()})
+		r.refreshClient(ci)
+		return
+	}
+	r.rec(c.name, trace.In, ct, in)
+	for _, e := range effs {
+		r.rec(c.name, trace.Out, ct, e)
+		r.routeClient(ci, e, absorbDial)
+	}
+	r.refreshClient(ci)
+}
+
+func (r *Runner) deliverClient(e *event) {
+	ci := int(e.client)
+	c := &r.cl[ci]
+	switch e.kind {
+	case evHTTPToClient:
+		if !c.crashed && e.epoch != c.incarnation {
+			r.rec(trace.ActorNet, trace.Drop, 0, trace.Dropped{To: c.name, Why: trace.WhyReloaded, What: e.in})
+			return
+		}
+	case evLinkDown:
+		r.applyClient(ci, e.in, c.attempt != e.epoch)
+		return
+	}
+	r.applyClient(ci, e.in, false)
+}
+
+func (r *Runner) routeClient(ci int, e wire.ClientEffect, absorbDial bool) {
+	c := &r.cl[ci]
+	switch e := e.(type) {
+	case wire.Dial:
+		r.clientDial(ci, absorbDial)
+	case wire.SendResult:
+		r.httpToHost(ci, e.RPCID, wire.EventResult{Client: c.name, Gen: e.Gen, RPCID: e.RPCID, EventID: e.EventID, Outcome: e.Outcome})
+	case wire.SendCall:
+		r.httpToHost(ci, e.RPCID, wire.Call{Client: c.name, Gen: e.Gen, RPCID: e.RPCID, Endpoint: e.Endpoint, Args: e.Args})
+	case wire.OpenStream:
+		r.muxToHost(ci, wire.StreamOpen{Client: c.name, Gen: e.Gen, StreamID: e.StreamID, Endpoint: e.Endpoint, Args: e.Args})
+	case wire.CancelStream:
+		r.muxToHost(ci, wire.StreamCancel{Client: c.name, Gen: e.Gen, StreamID: e.StreamID})
+	}
+}

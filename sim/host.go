@@ -1,0 +1,153 @@
+package sim
+
+import (
+	"github.com/twosettle/twosettle/engine/wire"
+	"github.com/twosettle/twosettle/trace"
+)
+
+// applyHost delivers one command to the host at the current time and routes its effects.
+// When crashable, armed crash watchers may cut the Apply after its first k effects: only
+// those are recorded and routed, then the host restarts with Restart{CutAfter: k}.
+func (r *Runner) applyHost(cmd wire.Command, crashable bool) {
+	effs, err := r.host.Apply(r.now, cmd)
+	if err != nil {
+		r.rec(trace.ActorHost, trace.Reject, 0, trace.Rejected{Input: cmd, Err: err.Error()})
+		r.refreshHost()
+		return
+	}
+	r.rec(trace.ActorHost, trace.In, 0, cmd)
+	cut, wi := -1, -1
+	if crashable && len(r.watchers) > 0 {
+		cut, wi = r.crashCut(cmd, effs)
+	}
+	lim := len(effs)
+	if cut >= 0 {
+		lim = cut
+	}
+	for i := 0; i < lim; i++ {
+		r.rec(trace.ActorHost, trace.Out, 0, effs[i])
+		r.routeHost(effs[i])
+	}
+	r.refreshHost()
+	if cut >= 0 {
+		w := r.watchers[wi]
+		r.watchers = append(r.watchers[:wi], r.watchers[wi+1:]...)
+		r.rec(trace.ActorSim, trace.Fault, 0, trace.Injected{Kind: FaultCrash, Point: w.point, Cut: cut, Of: len(effs), Random: w.random})
+		r.restart(cut)
+	}
+}
+
+// restart crashes the host and loads it cold: every link is gone (clients get LinkDown,
+// what was in flight on their mux links is lost), the model forgets its open steps, and
+// the host gets Restart{CutAfter}.
+func (r *Runner) restart(cutAfter int) {
+	r.restarts++
+	for i := range r.q {
+		if e := &r.q[i]; e.kind == evMuxToHost && e.sticky {
+			e.dead = true // a Disconnect for the crashed host's connection
+		}
+	}
+	for i := range r.ready {
+		if e := &r.ready[i]; e.kind == evMuxToHost && e.sticky {
+			e.dead = true
+		}
+	}
+	for ci := range r.cl {
+		if r.cl[ci].state == stUp {
+			r.teardown(ci, true, false, trace.WhyLinkDown)
+		}
+	}
+	r.modelReset()
+	r.watchersReset()
+	effs, err := r.host.Apply(r.now, wire.Restart{CutAfter: cutAfter})
+	if err != nil {
+		r.rec(trace.ActorHost, trace.Reject, 0, trace.Rejected{Input: wire.Restart{CutAfter: cutAfter}, Err: err.Error()})
+		r.fail("host refused to restart: " + err.Error())
+		return
+	}
+	r.rec(trace.ActorHost, trace.In, 0, wire.Restart{CutAfter: cutAfter})
+	for _, e := range effs {
+		r.rec(trace.ActorHost, trace.Out, 0, e)
+		r.routeHost(e)
+	}
+	r.refreshHost()
+}
+
+// deliverHost delivers a command that travelled over a client's link.
+func (r *Runner) deliverHost(e *event) {
+	if _, ok := e.cmd.(wire.Connect); ok && e.kind == evMuxToHost && !e.sticky {
+		c := &r.cl[e.client]
+		if c.state != stConnecting || c.epoch != e.epoch {
+			return // unreachable: a stale Connect is killed with its link
+		}
+		c.state, c.gen = stUp, -1
+		r.connecting = int(e.client)
+		r.applyHost(e.cmd, true)
+		r.connecting = -1
+		return
+	}
+	r.applyHost(e.cmd, true)
+}
+
+func (r *Runner) routeHost(e wire.Effect) {
+	switch e := e.(type) {
+	case wire.SendFrame:
+		r.sendFrame(e)
+	case wire.Reply:
+		r.sendReply(e)
+	case wire.Appended:
+		r.noteSession(e.Session)
+		r.modelObserve(e)
+	}
+}
+
+// sendFrame puts a frame on the mux link of its client generation; a frame for any other
+// generation (a dead one, or a client without a link) is dropped.
+func (r *Runner) sendFrame(e wire.SendFrame) {
+	ci := r.clientIndex(e.Client)
+	if ci < 0 {
+		r.rec(trace.ActorNet, trace.Drop, 0, trace.Dropped{To: e.Client, Why: trace.WhyUnknown, What: e})
+		return
+	}
+	c := &r.cl[ci]
+	if r.connecting == ci && c.gen == -1 && c.state == stUp {
+		if _, ok := e.Frame.(wire.Ready); ok {
+			c.gen = e.Gen
+		}
+	}
+	if c.crashed {
+		r.rec(trace.ActorNet, trace.Drop, 0, trace.Dropped{To: c.name, Why: trace.WhyCrashed, What: e})
+		return
+	}
+	if c.state != stUp || c.gen != e.Gen {
+		r.rec(trace.ActorNet, trace.Drop, 0, trace.Dropped{To: c.name, Why: trace.WhyDeadGen, What: e})
+		return
+	}
+	r.push(event{kind: evMuxToClient, client: int16(ci), link: downLink(ci), epoch: c.epoch,
+		in: wire.FromHost{Frame: e.Frame}}, r.now+r.draw(c.cfg.Mux))
+}
+
+// sendReply answers one outstanding HTTP request of the client.
+func (r *Runner) sendReply(e wire.Reply) {
+	ci := r.clientIndex(e.Client)
+	if ci < 0 {
+		r.rec(trace.ActorNet, trace.Drop, 0, trace.Dropped{To: e.Client, Why: trace.WhyUnknown, What: e})
+		return
+	}
+	c := &r.cl[ci]
+	inc, ok := c.pending[e.RPCID]
+	if !ok {
+		r.rec(trace.ActorNet, trace.Drop, 0, trace.Dropped{To: c.name, Why: trace.WhyNoRequest, What: e})
+		return
+	}
+	delete(c.pending, e.RPCID)
+	r.httpToClient(ci, wire.FromHTTP{RPCID: e.RPCID, Envelope: e.Envelope}, inc)
+}
+
+// draw is a latency from the network stream.
+func (r *Runner) draw(l Latency) int64 {
+	if l.Max <= l.Min {
+		return l.Min
+	}
+	return l.Min + r.net.Int64N(l.Max-l.Min+1)
+}

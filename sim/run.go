@@ -1,0 +1,465 @@
+package sim
+
+import (
+	"errors"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+
+	"github.com/twosettle/twosettle/engine/wire"
+	"github.com/twosettle/twosettle/trace"
+)
+
+// Run validates cfg and runs it against host and clients (one port per configured
+// client name), to quiescence or to cfg.Limit. The caller builds the ports; they must be
+// fresh (a run starts at virtual time 0). On an error during the run (a port that breaks
+// its contract, the record budget) the trace so far is returned with the error.
+func Run(cfg Config, host wire.HostPort, clients map[string]wire.ClientPort) (*trace.Trace, error) {
+	tr := &trace.Trace{}
+	err := NewRunner().Run(&cfg, host, clients, tr)
+	return tr, err
+}
+
+// Runner runs configurations one after another, reusing its buffers (the fuzzer keeps one
+// per worker). A Runner is not safe for concurrent use.
+type Runner struct {
+	cfg  *Config
+	host wire.HostPort
+	cl   []clientSim
+
+	q      queue
+	ready  []event
+	cands  []int
+	stamp  []uint32
+	stampN uint32
+	floor  []int64
+	seq    uint64
+	now    int64
+	recs   []trace.Record
+	maxRec int
+	err    error
+
+	pcgSched, pcgNet, pcgFault pcgPair
+	sched, net, fault          *rand.Rand
+
+	hostAt    int64
+	hostHas   bool
+	hostTicks int // ticks delivered at the current instant (runaway guard)
+	tickAt    int64
+
+	watchers   []watcher
+	model      []mslot
+	sessions   []string
+	stepNext   int
+	randFaults []randFault
+	healedAt   int64
+
+	connecting int // client whose Connect the host is applying, -1 for none
+	restarts   int
+	limitHit   bool
+	started    bool
+	scratch    []*event
+	wnext      []watcher
+}
+
+type pcgPair struct{ p *rand.PCG }
+
+// Link states of a client, as the simulator sees them.
+const (
+	stDown       uint8 = iota // no link
+	stConnecting              // a Connect is waiting for its backoff or in flight
+	stUp                      // the host has processed Connect (gen is its Ready's generation)
+)
+
+type clientSim struct {
+	name string
+	cfg  *ClientConfig
+	port wire.ClientPort
+	clk  clock
+
+	at, simAt int64 // next client timer: client time and simulator time
+	has       bool
+	ticks     int
+	tickAt    int64
+
+	crashed        bool
+	state          uint8
+	epoch          int32 // bumped when a link goes down: kills what was in flight on it
+	attempt        int32 // bumped at each connection attempt
+	gen            int   // host generation of the live link, -1 before its Ready
+	incarnation    int32 // bumped at each reload: HTTP replies for an older page are dropped
+	fresh          bool  // the next Dial is honoured at once (after a reload)
+	immediate      bool  // the next Dial is honoured at once (a reconnect step)
+	partitionUntil int64
+	delayNext      int64
+	loseNext       int
+	pending        map[string]int32 // outstanding HTTP requests: rpc id -> incarnation
+}
+
+// NewRunner returns a Runner with empty buffers.
+func NewRunner() *Runner {
+	r := &Runner{}
+	r.pcgSched.p, r.pcgNet.p, r.pcgFault.p = rand.NewPCG(0, 0), rand.NewPCG(0, 0), rand.NewPCG(0, 0)
+	r.sched, r.net, r.fault = rand.New(r.pcgSched.p), rand.New(r.pcgNet.p), rand.New(r.pcgFault.p)
+	return r
+}
+
+// errRun is the prefix of every error raised during a run.
+func (r *Runner) fail(msg string) {
+	if r.err == nil {
+		r.err = errors.New("sim: t=" + strconv.FormatInt(r.now, 10) + ": " + msg)
+	}
+}
+
+// Run runs cfg into tr (whose Records buffer is reused). See the package function Run.
+func (r *Runner) Run(cfg *Config, host wire.HostPort, clients map[string]wire.ClientPort, tr *trace.Trace) error {
+	if err := Validate(cfg); err != nil {
+		return err
+	}
+	if host == nil {
+		return &ConfigError{Step: -1, Field: "host", Msg: "no host port"}
+	}
+	if len(clients) != len(cfg.Clients) {
+		return &ConfigError{Step: -1, Field: "clients", Msg: "the run has " + strconv.Itoa(len(cfg.Clients)) +
+			" configured clients but " + strconv.Itoa(len(clients)) + " client ports"}
+	}
+	r.reset(cfg, host, tr)
+	for i := range cfg.Clients {
+		cc := &cfg.Clients[i]
+		p, ok := clients[cc.Name]
+		if !ok || p == nil {
+			return &ConfigError{Step: -1, Field: "clients", Msg: "no client port for " + strconv.Quote(cc.Name)}
+		}
+		c := &r.cl[i]
+		pending := c.pending
+		if pending == nil {
+			pending = map[string]int32{}
+		} else {
+			clear(pending)
+		}
+		*c = clientSim{name: cc.Name, cfg: cc, port: p, clk: newClock(cc.Clock), gen: -1, pending: pending}
+	}
+	if err := r.drawRandomFaults(); err != nil {
+		return err
+	}
+	for i := range cfg.Steps {
+		r.push(event{kind: evStep, link: 0, client: -1, idx: int32(i)}, cfg.Steps[i].At)
+	}
+	for i := range r.cl {
+		r.refreshClient(i)
+		if !r.cl[i].cfg.Offline {
+			r.startDial(i, 0)
+		}
+	}
+	r.refreshHost()
+	r.loop()
+	tr.Seed = cfg.Seed
+	tr.Records = r.recs
+	end := r.now
+	if r.limitHit {
+		end = cfg.Limit
+	}
+	tr.Final = trace.Final{Time: end, Host: copyHostState(host.State())}
+	tr.Final.Clients = make([]wire.ClientState, len(r.cl))
+	for i := range r.cl {
+		tr.Final.Clients[i] = copyClientState(r.cl[i].port.State())
+	}
+	r.release()
+	return r.err
+}
+
+func (r *Runner) reset(cfg *Config, host wire.HostPort, tr *trace.Trace) {
+	r.cfg, r.host = cfg, host
+	if cap(r.cl) < len(cfg.Clients) {
+		r.cl = make([]clientSim, len(cfg.Clients))
+	}
+	r.cl = r.cl[:len(cfg.Clients)]
+	r.q = r.q[:0]
+	r.ready = r.ready[:0]
+	nl := 1 + 2*len(cfg.Clients)
+	if cap(r.stamp) < nl {
+		r.stamp = make([]uint32, nl)
+		r.floor = make([]int64, nl)
+	}
+	r.stamp, r.floor = r.stamp[:nl], r.floor[:nl]
+	clear(r.stamp)
+	clear(r.floor)
+	r.stampN = 0
+	r.seq, r.now = 0, 0
+	r.recs = tr.Records[:0]
+	r.maxRec = cfg.MaxRecords
+	if r.maxRec == 0 {
+		r.maxRec = DefaultMaxRecords
+	}
+	r.err = nil
+	a, b := streamSeed(cfg.Seed, StreamSchedule)
+	r.pcgSched.p.Seed(a, b)
+	a, b = streamSeed(cfg.Seed, StreamNetwork)
+	r.pcgNet.p.Seed(a, b)
+	a, b = streamSeed(cfg.Seed, StreamFaults)
+	r.pcgFault.p.Seed(a, b)
+	r.hostHas, r.hostTicks, r.tickAt = false, 0, 0
+	r.watchers = r.watchers[:0]
+	r.model = r.model[:0]
+	r.sessions = r.sessions[:0]
+	r.stepNext = 0
+	r.randFaults = r.randFaults[:0]
+	r.healedAt = cfg.Healed
+	if r.healedAt == 0 {
+		r.healedAt = cfg.Limit + 1
+	}
+	r.connecting = -1
+	r.restarts = 0
+	r.limitHit = false
+}
+
+// release drops references to the run's ports and payloads so a kept Runner pins nothing.
+func (r *Runner) release() {
+	for i := range r.cl {
+		r.cl[i].port = nil
+		r.cl[i].cfg = nil
+	}
+	clear(r.q[:cap(r.q)])
+	clear(r.ready[:cap(r.ready)])
+	r.host, r.cfg, r.recs = nil, nil, nil
+}
+
+// links: 0 is the script; client i has 1+2i (host->client mux) and 2+2i (client->host mux).
+func downLink(ci int) int16 { return int16(1 + 2*ci) }
+func upLink(ci int) int16   { return int16(2 + 2*ci) }
+
+// push schedules e at time at (never before now). Events due now join the current
+// instant's ready set; FIFO links keep their order whatever the latencies drawn.
+func (r *Runner) push(e event, at int64) {
+	if at < r.now {
+		at = r.now
+	}
+	if e.link > 0 {
+		if f := r.floor[e.link]; at < f {
+			at = f
+		}
+		r.floor[e.link] = at
+	}
+	e.at = at
+	r.seq++
+	e.seq = r.seq
+	if at == r.now && r.inInstant() {
+		r.ready = append(r.ready, e)
+		return
+	}
+	r.q.push(e)
+}
+
+// inInstant reports whether the loop has started (events due now go to the ready set).
+func (r *Runner) inInstant() bool { return r.started }
+
+func (r *Runner) rec(actor string, kind trace.Kind, ct int64, p trace.Payload) {
+	if len(r.recs) >= r.maxRec {
+		r.fail("the run exceeded its budget of " + strconv.Itoa(r.maxRec) + " records (a livelock?)")
+		return
+	}
+	r.recs = append(r.recs, trace.Record{Seq: len(r.recs), Time: r.now, Actor: actor, Kind: kind, ClientTime: ct, Payload: p})
+}
+
+func (r *Runner) loop() {
+	r.started = true
+	defer func() { r.started = false }()
+	for r.err == nil {
+		r.buildCands()
+		if len(r.cands) == 0 {
+			r.ready = r.ready[:0]
+			t, ok := r.nextTime()
+			if !ok {
+				return
+			}
+			if r.cfg.Limit > 0 && t > r.cfg.Limit {
+				r.limitHit = true
+				return
+			}
+			if t > r.now {
+				r.now = t
+			}
+			for len(r.q) > 0 && r.q[0].at <= r.now {
+				if e := r.q.pop(); !e.dead {
+					r.ready = append(r.ready, e)
+				}
+			}
+			continue
+		}
+		pick := 0
+		if n := len(r.cands); n > 1 {
+			pick = r.sched.IntN(n)
+			r.rec(trace.ActorSim, trace.Sched, 0, choice(pick, n))
+		}
+		c := r.cands[pick]
+		switch {
+		case c == -1:
+			r.fireHostTimer()
+		case c < -1:
+			r.fireClientTimer(-2 - c)
+		default:
+			e := r.ready[c]
+			copy(r.ready[c:], r.ready[c+1:])
+			r.ready[len(r.ready)-1] = event{}
+			r.ready = r.ready[:len(r.ready)-1]
+			r.dispatch(&e)
+		}
+	}
+}
+
+// buildCands lists what may happen next at the current instant: due timers (host, then
+// clients in order), then ready events in scheduling order, each FIFO link offering only
+// its head.
+func (r *Runner) buildCands() {
+	r.cands = r.cands[:0]
+	if r.hostHas && r.hostAt <= r.now {
+		r.cands = append(r.cands, -1)
+	}
+	for i := range r.cl {
+		c := &r.cl[i]
+		if c.has && !c.crashed && c.simAt <= r.now {
+			r.cands = append(r.cands, -2-i)
+		}
+	}
+	r.stampN++
+	for i := range r.ready {
+		e := &r.ready[i]
+		if e.dead {
+			continue
+		}
+		if e.kind == evAutoEnd && !r.autoEndLive(e) {
+			e.dead = true
+			continue
+		}
+		if e.link >= 0 {
+			if r.stamp[e.link] == r.stampN {
+				continue
+			}
+			r.stamp[e.link] = r.stampN
+		}
+		r.cands = append(r.cands, i)
+	}
+}
+
+// nextTime is the earliest time anything is due after the current instant.
+func (r *Runner) nextTime() (int64, bool) {
+	for len(r.q) > 0 && r.q[0].dead {
+		r.q.pop()
+	}
+	var t int64
+	ok := false
+	if len(r.q) > 0 {
+		t, ok = r.q[0].at, true
+	}
+	if r.hostHas && (!ok || r.hostAt < t) {
+		t, ok = r.hostAt, true
+	}
+	for i := range r.cl {
+		c := &r.cl[i]
+		if c.has && !c.crashed && (!ok || c.simAt < t) {
+			t, ok = c.simAt, true
+		}
+	}
+	return t, ok
+}
+
+func (r *Runner) dispatch(e *event) {
+	switch e.kind {
+	case evStep:
+		r.step(int(e.idx))
+	case evMuxToHost, evHTTPToHost:
+		r.deliverHost(e)
+	case evMuxToClient, evHTTPToClient, evLinkDown:
+		r.deliverClient(e)
+	case evAutoEnd:
+		r.fireAutoEnd(e)
+	case evRandomFault:
+		r.fireRandomFault(int(e.idx))
+	}
+}
+
+// runaway guard: how many timer firings one actor may take at a single instant.
+const maxTicksPerInstant = 10_000
+
+func (r *Runner) fireHostTimer() {
+	if r.tickAt != r.now {
+		r.tickAt, r.hostTicks = r.now, 0
+	}
+	r.hostTicks++
+	if r.hostTicks > maxTicksPerInstant {
+		r.fail("host timer keeps firing at the same instant (NextDeadline " + strconv.FormatInt(r.hostAt, 10) + " after " + strconv.Itoa(maxTicksPerInstant) + " ticks)")
+		return
+	}
+	r.applyHost(wire.Tick{}, true)
+}
+
+func (r *Runner) fireClientTimer(ci int) {
+	c := &r.cl[ci]
+	if c.tickAt != r.now {
+		c.tickAt, c.ticks = r.now, 0
+	}
+	c.ticks++
+	if c.ticks > maxTicksPerInstant {
+		r.fail("client " + c.name + " timer keeps firing at the same instant (NextDeadline " + strconv.FormatInt(c.at, 10) + ")")
+		return
+	}
+	r.applyClient(ci, wire.ClientTick{}, false)
+}
+
+func (r *Runner) refreshHost() {
+	r.hostAt, r.hostHas = r.host.NextDeadline()
+}
+
+func (r *Runner) refreshClient(ci int) {
+	c := &r.cl[ci]
+	c.at, c.has = c.port.NextDeadline()
+	if c.has {
+		c.simAt = c.clk.simTime(r.now, c.at)
+	}
+}
+
+func (r *Runner) clientIndex(name string) int {
+	for i := range r.cl {
+		if r.cl[i].name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// noteSession adds a Session name to the sorted set of known Sessions (the targets of
+// random turn cancels).
+func (r *Runner) noteSession(s string) {
+	if s == "" {
+		return
+	}
+	if n := len(r.sessions); n > 0 && r.sessions[n-1] == s {
+		return
+	}
+	i := sort.SearchStrings(r.sessions, s)
+	if i < len(r.sessions) && r.sessions[i] == s {
+		return
+	}
+	r.sessions = append(r.sessions, "")
+	copy(r.sessions[i+1:], r.sessions[i:])
+	r.sessions[i] = s
+}
+
+// choice tables: boxed Choice payloads for small tie sets, so a pick allocates nothing.
+var choiceTab = func() [][]trace.Payload {
+	t := make([][]trace.Payload, 17)
+	for n := 2; n < len(t); n++ {
+		t[n] = make([]trace.Payload, n)
+		for p := 0; p < n; p++ {
+			t[n][p] = trace.Choice{Pick: p, Of: n}
+		}
+	}
+	return t
+}()
+
+func choice(pick, n int) trace.Payload {
+	if n < len(choiceTab) {
+		return choiceTab[n][pick]
+	}
+	return trace.Choice{Pick: pick, Of: n}
+}
