@@ -131,7 +131,6 @@ func TestStreamsAreIndependent(t *testing.T) {
 	}
 }
 
-
 func TestSelfCheck(t *testing.T) {
 	cfg := jitterConfig(3)
 	ports := func() (wire.HostPort, map[string]wire.ClientPort, error) {
@@ -162,4 +161,3 @@ func TestSelfCheck(t *testing.T) {
 		t.Fatalf("first divergence %q should be the first ready frame", de.At.A)
 	}
 }
-

@@ -27,10 +27,10 @@ type fakeHost struct {
 	flushAt int64 // -1 none
 	streams map[string]int
 
-	lastEffs    []wire.Effect
-	preApply    map[string]int // persisted counts before the last Apply
-	out         []wire.Effect
-	restarts    int
+	lastEffs []wire.Effect
+	preApply map[string]int // persisted counts before the last Apply
+	out      []wire.Effect
+	restarts int
 }
 
 type fakeEvent struct {

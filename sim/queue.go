@@ -4,15 +4,15 @@ import "github.com/twosettle/twosettle/engine/wire"
 
 // Event kinds.
 const (
-	evStep        uint8 = iota + 1 // scripted step idx
-	evMuxToHost                    // cmd over client's mux link (FIFO)
-	evHTTPToHost                   // cmd over client's HTTP channel
-	evMuxToClient                  // in over client's mux link (FIFO)
-	evHTTPToClient                 // in (a FromHTTP) over client's HTTP channel; epoch = incarnation
-	evLinkDown                     // LinkDown over client's mux link (FIFO, sticky); epoch = attempt
-	evDial                         // client's dial backoff ends; epoch = attempt
-	evAutoEnd                      // the model's automatic step end; idx = model slot, epoch = version
-	evRandomFault                  // idx into the drawn random faults
+	evStep         uint8 = iota + 1 // scripted step idx
+	evMuxToHost                     // cmd over client's mux link (FIFO)
+	evHTTPToHost                    // cmd over client's HTTP channel
+	evMuxToClient                   // in over client's mux link (FIFO)
+	evHTTPToClient                  // in (a FromHTTP) over client's HTTP channel; epoch = incarnation
+	evLinkDown                      // LinkDown over client's mux link (FIFO, sticky); epoch = attempt
+	evDial                          // client's dial backoff ends; epoch = attempt
+	evAutoEnd                       // the model's automatic step end; idx = model slot, epoch = version
+	evRandomFault                   // idx into the drawn random faults
 )
 
 // event is one entry of the queue. Events are values; a dead event is skipped silently
