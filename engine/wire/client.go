@@ -65,6 +65,8 @@ const (
 	ActDiscard     = "discard"      // discard the queued reply for Card from the inbox
 	ActWindowBlur  = "window-blur"  // the window loses focus (releases a focus pause)
 	ActWindowFocus = "window-focus" // the window regains focus
+	ActDelegate    = "delegate"     // the UI hands Card's forwarded request on: claim released, then next (CLAIM-4)
+	ActTeardown    = "teardown"     // the questions UI plugin is torn down: every waterfall delegated, every card removed (CARD-12)
 )
 
 // UserAction is one action of a client's user. Session may be left empty when the client

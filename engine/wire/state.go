@@ -83,6 +83,9 @@ type ClientState struct {
 	Drafts    []DraftState // by card key
 	Rows      []RowState   // by Session, then log order
 	Nodes     []NodeState  // by Session, then seq
+	// Conversation is each Session's conversation as the chat lays it out (turn folding,
+	// process groups, reply nodes), by Session, then display order.
+	Conversation []ConvEntry
 }
 
 // Card wait states (spec §6.2 waitState).
@@ -111,11 +114,14 @@ type CardState struct {
 	WaitState string
 	Countdown *Countdown // nil: no timed wait attached
 	Channel   string
-	Shown     bool // published in the composer seat
-	Closed    bool
+	Shown     bool // published (not hidden): it can hold the composer seat
+	Seat      bool // the card the composer of its Session renders (highest precedence, latest published)
+	Focus     bool // the page's focus is inside this card's answer surface
+	Closed    bool // always false for a listed card: a removed card leaves the list
 	Busy      bool
 	Hint      string // the resubmit hint or the last error shown, "" for none
 	Index     int    // the current question
+	Draft     string // the composer's draft, "{q1=[A] q2=skipped q3=-}" ("-": not answered yet)
 }
 
 // Countdown is a card's local countdown as its header shows it.
@@ -124,11 +130,15 @@ type Countdown struct {
 	Running     bool
 }
 
-// DraftState is one stored draft: its key and its stored JSON.
+// DraftState is one stored draft: its Session store, its key and its stored JSON.
 type DraftState struct {
-	Key  string
-	JSON string
+	Session string
+	Key     string
+	JSON    string
 }
+
+// String is the canonical text: "draft <key> <json>".
+func (d DraftState) String() string { return "draft " + d.Key + " " + d.JSON }
 
 // RowState is one ask_user_question tool row.
 type RowState struct {
@@ -138,6 +148,7 @@ type RowState struct {
 	State      string   // ok | stopped | error | running
 	Action     string   // "", Answer, View answers
 	Transcript []string // the read-only transcript lines
+	Expanded   bool     // the row's disclosure is open
 }
 
 // NodeState is one late-reply conversation node.
@@ -169,6 +180,12 @@ func (c CardState) String() string {
 	if c.Shown {
 		b.WriteString(" shown")
 	}
+	if c.Seat {
+		b.WriteString(" seat")
+	}
+	if c.Focus {
+		b.WriteString(" focus")
+	}
 	if c.Closed {
 		b.WriteString(" closed")
 	}
@@ -179,6 +196,9 @@ func (c CardState) String() string {
 		b.WriteString(" hint=" + JSONString(c.Hint))
 	}
 	b.WriteString(" q=" + strconv.Itoa(c.Index))
+	if c.Draft != "" {
+		b.WriteString(" draft=" + c.Draft)
+	}
 	return b.String()
 }
 
@@ -187,6 +207,9 @@ func (r RowState) String() string {
 	s := "row " + r.Session + "/" + r.CallID + " " + r.State + " " + JSONString(r.Summary)
 	if r.Action != "" {
 		s += " action=" + JSONString(r.Action)
+	}
+	if r.Expanded {
+		s += " expanded"
 	}
 	for _, l := range r.Transcript {
 		s += " | " + l
@@ -202,6 +225,43 @@ func (n NodeState) String() string {
 	}
 	for _, l := range n.Lines {
 		s += " | " + l
+	}
+	return s
+}
+
+// Conversation entry kinds.
+const (
+	ConvMessage = "message" // an ordinary user message (a turn trigger, a steer, or unscoped context)
+	ConvTurn    = "turn"    // a turn's disclosure: it controls the turn's content below it
+	ConvGroup   = "group"   // a process group's disclosure: it controls the items below it
+	ConvTool    = "tool"    // a tool call (process content)
+	ConvReply   = "reply"   // a late-reply node (process content, NODE-4)
+)
+
+// ConvEntry is one entry of a Session's conversation as the chat lays it out.
+type ConvEntry struct {
+	Session string
+	Kind    string
+	Seq     int    // the event the entry is anchored at (a turn: its turn/start)
+	Turn    int    // the turn it belongs to, 0 outside any turn
+	Depth   int    // nesting: 0 top level, +1 under a turn disclosure, +1 under a group disclosure
+	Ref     string // tool: call id; reply: call id; message: message id; turn: turn number
+	Folded  bool   // turn, group: the disclosure is collapsed
+	Visible bool   // no folded disclosure above it
+}
+
+// String is the canonical text: "conv s1 #4 d2 tool c1 turn=1 [folded] [hidden]".
+func (e ConvEntry) String() string {
+	s := "conv " + e.Session + " #" + strconv.Itoa(e.Seq) + " d" + strconv.Itoa(e.Depth) + " " + e.Kind
+	if e.Ref != "" {
+		s += " " + e.Ref
+	}
+	s += " turn=" + strconv.Itoa(e.Turn)
+	if e.Folded {
+		s += " folded"
+	}
+	if !e.Visible {
+		s += " hidden"
 	}
 	return s
 }

@@ -1,0 +1,165 @@
+package client
+
+import (
+	"github.com/twosettle/twosettle/engine/wire"
+)
+
+// ensure returns the card of (session, callID), creating and publishing it when there
+// is none; a request without a call id always gets a fresh card (spec §6.3, CARD-1,
+// CARD-3). A read-only review card holding the key gives way to the live card.
+func (c *Client) ensure(session string, qs []wire.Question, callID string) *card {
+	if callID != "" {
+		if k := c.page.byKey[keyOf(session, callID)]; k != nil {
+			if k.kind != kindReview {
+				return k
+			}
+			c.remove(k)
+		}
+	}
+	kind := kindQuestion
+	if planReviewOf(qs) {
+		kind = kindPlanReview
+	}
+	k := c.newCard(session, qs, callID, kind, nil)
+	c.publish(k)
+	return k
+}
+
+// newCard registers a card and restores its stored draft (DRAFT-2, CD-4).
+func (c *Client) newCard(session string, qs []wire.Question, callID, kind string, review []wire.AnswerItem) *card {
+	c.page.cardN++
+	k := &card{
+		seq:         c.page.cardN,
+		session:     session,
+		callID:      callID,
+		questions:   qs,
+		kind:        kind,
+		state:       wire.StateOpen,
+		drafts:      make([]qdraft, len(qs)),
+		autofocused: make([]bool, len(qs)),
+	}
+	if callID != "" {
+		k.key = keyOf(session, callID)
+	} else {
+		c.page.unkeyedN++
+		k.unkeyed = c.page.unkeyedN
+		k.key = "question:" + c.page.key + ":" + itoa(k.unkeyed)
+	}
+	initial := initialDrafts(qs, kind, review)
+	for i := range initial {
+		k.drafts[i] = initial[i].clone()
+	}
+	if stored, ok := c.drafts.get(k.key); ok {
+		if p, fits := decodeProgress(stored, len(qs)); !fits {
+			c.drafts.clear(k.key)
+		} else {
+			k.index = p.index
+			if kind != kindReview {
+				k.drafts = p.drafts
+				k.disp = p.wait
+				if k.disp == dispNone && differs(p.drafts, initial) {
+					k.disp = dispEditing
+				}
+				switch k.disp {
+				case dispWaiting:
+					k.takeTime()
+				case dispEditing:
+					k.engage(c.now)
+				}
+			}
+		}
+	}
+	c.sessionOf(session)
+	c.page.cards = append(c.page.cards, k)
+	c.page.byKey[k.key] = k
+	return k
+}
+
+// initialDrafts: a recommended first option starts selected (not an edit, CD-5); a
+// review card starts from the recorded answers.
+func initialDrafts(qs []wire.Question, kind string, review []wire.AnswerItem) []qdraft {
+	out := make([]qdraft, len(qs))
+	for i, q := range qs {
+		if kind == kindReview {
+			for _, a := range review {
+				if a.ID == q.ID {
+					d := qdraft{selected: a.Selected}
+					if a.Custom != nil {
+						d.custom = *a.Custom
+					}
+					d.skipped = len(d.selected) == 0 && d.custom == ""
+					out[i] = d
+					break
+				}
+			}
+			continue
+		}
+		if len(q.Options) > 0 && recommended(q.Options[0].Label) {
+			out[i].selected = []string{q.Options[0].Label}
+		}
+	}
+	return out
+}
+
+func differs(a, b []qdraft) bool {
+	for i := range a {
+		if !a[i].equal(b[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// publish (re)publishes a card: it becomes the latest of its precedence and so takes
+// the composer seat unless a higher-precedence card holds it.
+func (c *Client) publish(k *card) {
+	c.page.pubN++
+	k.published, k.pubSeq = true, c.page.pubN
+}
+
+// hide unpublishes a card: nothing is sent or recorded (CARD-11); its claim and
+// countdown keep running (CD-7).
+func (c *Client) hide(k *card) { k.published = false }
+
+// remove closes a card and clears its draft (CARD-8); a card that is no longer the
+// registered one for its key is left alone.
+func (c *Client) remove(k *card) {
+	if c.page.byKey[k.key] != k {
+		return
+	}
+	delete(c.page.byKey, k.key)
+	for i, o := range c.page.cards {
+		if o == k {
+			c.page.cards = append(c.page.cards[:i], c.page.cards[i+1:]...)
+			break
+		}
+	}
+	k.published = false
+	k.hasDeadline = false
+	c.drafts.clear(k.key)
+	if c.page.focus == k {
+		c.page.focus = nil
+	}
+}
+
+// persist writes the composer's progress to the draft store (not for review cards).
+func (c *Client) persist(k *card) {
+	if k.kind == kindReview || c.page.byKey[k.key] != k {
+		return
+	}
+	c.drafts.replace(k.session, k.key, progress{drafts: k.drafts, index: k.index, wait: k.disp}.encode())
+}
+
+// setState moves a card between open and continued; a waterfall submission still in
+// flight when the question turns continued re-arms the controls with the resubmit hint
+// (CARD-6).
+func (c *Client) setState(k *card, state string) {
+	if k.state == state {
+		return
+	}
+	k.state = state
+	if state == wire.StateContinued && k.busy == viaWaterfall {
+		k.busy = viaNone
+		k.hint = msgResubmit
+	}
+}

@@ -1,0 +1,294 @@
+package client
+
+import (
+	"sort"
+	"strconv"
+
+	"github.com/twosettle/twosettle/engine/session"
+	"github.com/twosettle/twosettle/engine/wire"
+)
+
+// DefaultTickMs is the countdown's interval granularity (the peer's 1 s interval).
+const DefaultTickMs = 1000
+
+// Config configures one client.
+type Config struct {
+	// Name is the client's name; stream and rpc ids are minted from it.
+	Name string
+	// TickMs is the countdown's tick granularity; <= 0 means DefaultTickMs.
+	TickMs int64
+	// Seed drives the per-page-load random key of unkeyed cards (a new key per reload,
+	// derived from Seed and the load count).
+	Seed uint64
+	// Drafts is the draft store's content at the first page load (what localStorage
+	// already holds); entries that do not fit their card are dropped when read.
+	Drafts []wire.DraftState
+}
+
+// Client is one answer UI (a browser tab) and its user; it implements wire.ClientPort.
+type Client struct {
+	name string
+	tick int64
+	seed uint64
+	now  int64
+
+	// Durable across reloads: the draft store, the page-load count and the id counters
+	// (ids stay unique across reloads, so a late reply for an old page matches nothing).
+	drafts  draftStore
+	loads   int
+	streamN int
+	rpcN    int
+
+	page page
+	out  []wire.ClientEffect
+}
+
+// page is everything a reload loses.
+type page struct {
+	key       string // the page's random key (unkeyed card keys)
+	unkeyedN  int
+	cardN     int
+	pubN      int
+	gen       int
+	connected bool
+
+	deliveries map[string]*delivery // current generation, by event id
+	streams    map[string]*stream   // open claim streams, by stream id
+	rpcs       map[string]*rpcCall  // HTTP requests awaiting their reply
+
+	cards    []*card // creation order
+	byKey    map[string]*card
+	sessions map[string]*sessionView
+	order    []string // session ids, sorted
+
+	focus         *card // the card whose answer surface has the page's focus
+	windowBlurred bool
+	torn          bool // the questions UI plugin was torn down (ActTeardown)
+}
+
+// sessionView is what the client knows of one Session.
+type sessionView struct {
+	id         string
+	log        []session.Event
+	questions  wire.QuestionsView
+	inbox      wire.InboxView
+	reconciled bool  // a projection arrived in this page load
+	seat       *card // the card the composer rendered after the last input
+	expanded   map[string]bool
+	broken     bool // an update left a gap in the log: further appends are ignored until a reset
+}
+
+// New returns a client at its first page load, not connected.
+func New(cfg Config) *Client {
+	c := &Client{name: cfg.Name, tick: cfg.TickMs, seed: cfg.Seed, drafts: newDraftStore(cfg.Drafts)}
+	if c.name == "" {
+		c.name = "client"
+	}
+	if c.tick <= 0 {
+		c.tick = DefaultTickMs
+	}
+	c.newPage()
+	return c
+}
+
+func (c *Client) newPage() {
+	c.loads++
+	c.page = page{
+		key:        pageKey(c.seed, c.loads),
+		deliveries: map[string]*delivery{},
+		streams:    map[string]*stream{},
+		rpcs:       map[string]*rpcCall{},
+		byKey:      map[string]*card{},
+		sessions:   map[string]*sessionView{},
+	}
+}
+
+func (c *Client) emit(e wire.ClientEffect) { c.out = append(c.out, e) }
+
+func (c *Client) mintStream() string {
+	c.streamN++
+	return c.name + "-s" + strconv.Itoa(c.streamN)
+}
+
+func (c *Client) mintRPC() string {
+	c.rpcN++
+	return c.name + "-r" + strconv.Itoa(c.rpcN)
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// Apply processes one input at client time now (wire.ClientPort). Countdown ticks due at
+// or before now run first. A user action that is impossible returns an error; it is
+// checked before any due tick runs, so a refused action returns no effects and changes
+// nothing. In the one case where a tick due in the same call makes the action impossible
+// (Take time at the very tick that expires the card), the tick's effects are returned
+// together with the error: time passed, the action did nothing.
+func (c *Client) Apply(now int64, in wire.ClientInput) ([]wire.ClientEffect, error) {
+	c.out = c.out[:0]
+	if u, ok := in.(wire.User); ok {
+		if _, err := c.plan(u.Action); err != nil {
+			return nil, err
+		}
+	}
+	c.advance(now)
+	switch in := in.(type) {
+	case wire.FromHost:
+		c.onFrame(in.Frame)
+	case wire.FromHTTP:
+		c.onHTTP(in.RPCID, in.Envelope)
+	case wire.LinkDown:
+		c.onLinkDown()
+	case wire.Reload:
+		c.newPage()
+		c.emit(wire.Dial{})
+	case wire.User:
+		run, err := c.plan(in.Action)
+		if err != nil {
+			c.settleView()
+			return c.out, err
+		}
+		run()
+	case wire.ClientTick:
+	}
+	c.settleView()
+	return c.out, nil
+}
+
+// advance moves the client clock to now and runs the countdown ticks that are due: a
+// tick expires a card when its deadline has passed (CD-1, CLAIM-7), in tick order.
+func (c *Client) advance(now int64) {
+	c.now = now
+	for {
+		var due *card
+		var at int64
+		for _, k := range c.page.cards {
+			if !k.hasDeadline {
+				continue
+			}
+			t := k.fireTick(c.tick)
+			if t <= now && (due == nil || t < at) {
+				due, at = k, t
+			}
+		}
+		if due == nil {
+			return
+		}
+		if !due.expirable() {
+			due.hasDeadline = false
+			continue
+		}
+		c.expire(due)
+	}
+}
+
+// NextDeadline is the client time of the next tick that expires a card (wire.ClientPort).
+// Ticks before it only repaint the countdown, which State computes from the clock.
+func (c *Client) NextDeadline() (int64, bool) {
+	var at int64
+	ok := false
+	for _, k := range c.page.cards {
+		if k.hasDeadline {
+			if t := k.fireTick(c.tick); !ok || t < at {
+				at, ok = t, true
+			}
+		}
+	}
+	return at, ok
+}
+
+// State snapshots the client (wire.ClientPort).
+func (c *Client) State() wire.ClientState {
+	st := wire.ClientState{Client: c.name, Gen: c.page.gen, Connected: c.page.connected, Drafts: c.drafts.states()}
+	if n := len(c.page.cards); n > 0 {
+		st.Cards = make([]wire.CardState, 0, n)
+		for _, k := range c.page.cards {
+			s := c.page.sessions[k.session]
+			st.Cards = append(st.Cards, k.snapshot(c.now, s != nil && s.seat == k, c.page.focus == k))
+		}
+		sort.Slice(st.Cards, func(i, j int) bool { return st.Cards[i].Key < st.Cards[j].Key })
+	}
+	for _, id := range c.page.order {
+		s := c.page.sessions[id]
+		st.Rows = append(st.Rows, c.rows(s)...)
+		st.Nodes = append(st.Nodes, nodes(s)...)
+		st.Conversation = append(st.Conversation, conversation(s)...)
+	}
+	return st
+}
+
+func (c *Client) sessionOf(id string) *sessionView {
+	if s := c.page.sessions[id]; s != nil {
+		return s
+	}
+	s := &sessionView{id: id}
+	c.page.sessions[id] = s
+	i := sort.SearchStrings(c.page.order, id)
+	c.page.order = append(c.page.order, "")
+	copy(c.page.order[i+1:], c.page.order[i:])
+	c.page.order[i] = id
+	return s
+}
+
+// settleView recomputes each Session's composer seat after an input: a card that leaves
+// the seat unmounts (its focus pause is released), a card that takes it mounts (the
+// Session's drafts are pruned to its live cards, DRAFT-3) and may autofocus (CD-8).
+func (c *Client) settleView() {
+	for _, id := range c.page.order {
+		s := c.page.sessions[id]
+		seat := c.seatOf(id)
+		if seat != s.seat {
+			if old := s.seat; old != nil && c.page.focus == old {
+				c.page.focus = nil
+				old.releaseFocus(c.now)
+			}
+			s.seat = seat
+			if seat != nil {
+				c.mount(s, seat)
+			}
+		}
+		if seat != nil {
+			c.autofocus(seat)
+		}
+	}
+}
+
+// seatOf is the published card of the Session with the highest precedence, the latest
+// published among equals.
+func (c *Client) seatOf(session string) *card {
+	var best *card
+	for _, k := range c.page.cards {
+		if k.session != session || !k.published {
+			continue
+		}
+		if best == nil || k.precedence() > best.precedence() || (k.precedence() == best.precedence() && k.pubSeq > best.pubSeq) {
+			best = k
+		}
+	}
+	return best
+}
+
+func (c *Client) mount(s *sessionView, k *card) {
+	if !s.reconciled {
+		return
+	}
+	c.drafts.prune(s.id, func(key string) bool {
+		o := c.page.byKey[key]
+		return o != nil && o.session == s.id
+	})
+}
+
+// autofocus focuses the optionless text field of the seat card once per question
+// index, only when an answer channel is ready, no countdown exists and the card is not
+// locked (CD-8, spec §6.6).
+func (c *Client) autofocus(k *card) {
+	if k.channel() == wire.ChannelNone || k.timedWait || k.busy != viaNone || k.kind != kindQuestion ||
+		c.page.windowBlurred || len(k.questions[k.index].Options) > 0 || k.autofocused[k.index] {
+		return
+	}
+	k.autofocused[k.index] = true
+	if c.page.focus != nil && c.page.focus != k {
+		c.page.focus.releaseFocus(c.now)
+	}
+	c.page.focus = k
+	k.holdFocus(c.now)
+}

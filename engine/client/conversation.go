@@ -1,0 +1,110 @@
+package client
+
+import (
+	"strconv"
+
+	"github.com/twosettle/twosettle/engine/session"
+	"github.com/twosettle/twosettle/engine/wire"
+)
+
+// conversation lays a Session's log out as the chat shows it (NODE-3, NODE-4):
+//
+//   - An ordinary user message that starts a turn is the turn's trigger: it stays at top
+//     level, and the turn's disclosure follows it. Later ordinary messages of the turn
+//     (steers) sit under the disclosure; messages outside any turn are top-level context.
+//   - Tool calls and late-reply nodes are process content: consecutive ones form a
+//     process group, under the turn's disclosure (or at top level outside any turn).
+//   - A reply is claimed exclusively by the reply definition: it is never a trigger and
+//     never an ordinary message, so it appears once, as a reply entry, even outside any
+//     turn. It declares no position of its own: it is placed like any process content,
+//     so a reply that opens a turn comes after that turn's disclosure, inside its group.
+//   - Folding: an ended turn is folded as a whole; every process group is folded except
+//     the latest group of a running turn. Reading a reply in an ended turn therefore
+//     takes expanding the turn and then its group.
+func conversation(s *sessionView) []wire.ConvEntry {
+	if len(s.log) == 0 {
+		return nil
+	}
+	ended := map[int]bool{}
+	for _, e := range s.log {
+		if te, ok := e.Data.(session.TurnEnd); ok {
+			ended[te.Turn] = true
+		}
+	}
+	var out []wire.ConvEntry
+	lastGroup := map[int]int{} // entry index of each turn's latest group (turn 0: outside any turn)
+	parentTurn := []int{}      // per entry: the index of its turn disclosure, -1 none
+	parentGroup := []int{}     // per entry: the index of its group disclosure, -1 none
+	add := func(e wire.ConvEntry, t, g int) {
+		e.Session = s.id
+		out = append(out, e)
+		parentTurn = append(parentTurn, t)
+		parentGroup = append(parentGroup, g)
+	}
+	turn, in, disc, group := 0, false, -1, -1
+	var turnSeq int
+	openTurn := func() {
+		if in && disc < 0 {
+			disc = len(out)
+			add(wire.ConvEntry{Kind: wire.ConvTurn, Seq: turnSeq, Turn: turn, Ref: strconv.Itoa(turn)}, -1, -1)
+		}
+	}
+	process := func(kind string, seq int, ref string) {
+		openTurn()
+		base := 0
+		if in {
+			base = 1
+		}
+		if group < 0 {
+			group = len(out)
+			lastGroup[turn] = group
+			add(wire.ConvEntry{Kind: wire.ConvGroup, Seq: seq, Turn: turn, Depth: base}, disc, -1)
+		}
+		add(wire.ConvEntry{Kind: kind, Seq: seq, Turn: turn, Depth: base + 1, Ref: ref}, disc, group)
+	}
+	for _, e := range s.log {
+		switch d := e.Data.(type) {
+		case session.TurnStart:
+			turn, in, disc, group, turnSeq = d.Turn, true, -1, -1, e.Seq
+		case session.TurnEnd:
+			turn, in, disc, group = 0, false, -1, -1
+		case session.ToolCall:
+			process(wire.ConvTool, e.Seq, d.CallID)
+		case session.UserMessage:
+			if d.Message.Source.IsQuestionReply() {
+				process(wire.ConvReply, e.Seq, d.Message.Source.CallID)
+				continue
+			}
+			group = -1
+			switch {
+			case in && disc < 0:
+				add(wire.ConvEntry{Kind: wire.ConvMessage, Seq: e.Seq, Turn: turn, Ref: d.Message.ID}, -1, -1)
+				openTurn()
+			case in:
+				add(wire.ConvEntry{Kind: wire.ConvMessage, Seq: e.Seq, Turn: turn, Depth: 1, Ref: d.Message.ID}, disc, -1)
+			default:
+				add(wire.ConvEntry{Kind: wire.ConvMessage, Seq: e.Seq, Ref: d.Message.ID}, -1, -1)
+			}
+		}
+	}
+	for i := range out {
+		switch out[i].Kind {
+		case wire.ConvTurn:
+			out[i].Folded = ended[out[i].Turn]
+		case wire.ConvGroup:
+			t := out[i].Turn
+			out[i].Folded = parentTurn[i] < 0 || ended[t] || lastGroup[t] != i
+		}
+	}
+	for i := range out {
+		v := true
+		if t := parentTurn[i]; t >= 0 && out[t].Folded {
+			v = false
+		}
+		if g := parentGroup[i]; g >= 0 && out[g].Folded {
+			v = false
+		}
+		out[i].Visible = v
+	}
+	return out
+}

@@ -1,0 +1,121 @@
+// Package client is the client side of the reference engine: one answer UI (a browser tab)
+// and its user, as a pure deterministic state machine behind wire.ClientPort. It owns what
+// the decision gives to ui-user-questions, ui-chat and the question tool row: the answer
+// listener and its claim, the cards, the local countdown, the drafts, the tool row and the
+// late-reply node. It imports only engine/wire, engine/session and the standard library
+// (never engine/host: the two meet only through engine/wire). Time is the client's own clock
+// (Apply's now), randomness comes only from Config.Seed.
+//
+// # The state machine, for a UI engineer
+//
+// Connection. A client dials (wire.Dial) and the host answers Ready{Gen}: a generation
+// starts, the pending requests are replayed, and a SessionUpdate{Reset} per Session
+// follows. LinkDown ends the generation: every delivery aborts without an outcome, every
+// claim stream is gone, and the client dials again. Reload keeps only the draft store; the
+// page (cards, sessions, deliveries, streams, RPCs) starts over and dials.
+//
+// Listener (spec §6.4). Each Waterfall delivery is one listener with three phases. (1) The
+// card for (Session, call id) is ensured at once (a request without a call id gets a fresh
+// unkeyed card, key question:<32 hex of this page load>:<n>) and published. (2) A timed
+// request (wait {callId, timed:true}) opens the claim stream userQuestions/attachWait
+// {agentId, callId} before anything is attached (CLAIM-1); until its first item the card
+// has no channel and cannot be submitted. The first item {"remainingMs":N} attaches the
+// waterfall channel with the client deadline now+N (CD-1). A stream that ends with no item
+// means no host wait: the listener sends next and the card stays (CLAIM-5). An untimed
+// request attaches its channel at once, with no countdown. (3) The listener ends with one
+// outcome sent as SendResult: result {"answers":[…]} when the user submits, rejected
+// ASK_TIMED_OUT on local expiry (CLAIM-7), rejected ASK_CANCELLED when an unkeyed card is
+// closed, next on delegation (the claim is cancelled first, CLAIM-4), or a plain Error "the
+// foreground question wait ended" when the claim stream ends first (CLAIM-6). After the
+// outcome the claim is kept open until the host ends it (CLAIM-2, CLAIM-3); a claim that
+// never got its first frame is released at once. A Cancel frame aborts the delivery: no
+// outcome is sent, the claim is cancelled, and the card only loses its channel (CARD-10).
+// An unkeyed card ends with its listener (CARD-11); a keyed card stays until
+// reconciliation removes it.
+//
+// Countdown (spec §6.2). A card runs a local deadline only while a timed waterfall is
+// attached and the card is neither focused, edited nor held. Ticks come every TickMs from
+// the moment the deadline was set, and the first tick at or after the deadline expires the
+// card (a 2 000 ms countdown set at 0 fires at 2 000 with the default 1 000 ms tick, never
+// at 1 999). Focus on a pristine surface freezes the remainder and blur restarts it from
+// the blur time; a focus before the claim frame freezes the deadline as soon as it comes,
+// and a blur before it arms nothing (CD-2, CD-3). The first edit or Take time freezes the
+// countdown for good; the disposition is saved with the draft and restored after a reload
+// (CD-4). Hidden cards keep counting (CD-7). NextDeadline reports the expiring tick only:
+// the ticks before it merely repaint, and State computes the countdown from the clock.
+//
+// Channels and submission (spec §6.5, §6.6). A card's channel is its attached waterfall,
+// else the late-answer RPC when the projection lists it continued, else none (submission
+// refused). A waterfall submission has no acknowledgement: the card stays busy with its
+// draft until reconciliation; if the question turns continued meanwhile, busy clears with
+// the resubmit hint and the kept draft goes by RPC (CARD-5, CARD-6). An RPC submission
+// sends userQuestions/answer {agentId, callId, answer}; true hides the panel (the question
+// is not settled by it, CARD-7), false or an error re-arms with a message.
+//
+// Reconciliation (spec §6.5). Each SessionUpdate replaces the Session's projection and
+// inbox views and reconciles: a continued row creates its card (with the RPC channel) unless
+// its reply waits in the inbox; an open row only updates an existing card; then every
+// keyed card whose call is not listed, with no listener running and no waterfall attached,
+// is removed and its draft cleared (CARD-8, CARD-9). A discarded reply therefore brings the
+// card back on the next update.
+//
+// Composer seat. A Session's composer renders one published card: the highest precedence
+// (plan review 2, others 1), the latest published among equals. Panel actions (focus, type,
+// choose, skip, pager, Take time, submit, close) need the card to hold the seat; the tool
+// row's action republishes it. A card that leaves the seat unmounts (its focus pause is
+// released); one that takes it mounts: the Session's drafts are pruned to its live cards
+// and the optionless text field may autofocus (CD-8).
+//
+// Rows, nodes, conversation (spec §6.9, §7). They are computed from the Session's log,
+// projection and inbox when State is taken: rows follow the state table of §7.3 and the
+// queued override of §7.4; a node is a user/message whose source is a late reply, parsed
+// leniently with its raw text kept; the conversation lays out triggers, turn disclosures,
+// process groups and replies (see conversation).
+//
+// # Decisions where the spec is silent, and divergences from the peer
+//
+//   - CLAIM-6: when the claim stream ends before the user answered, the client sends the
+//     peer's plain Error "the foreground question wait ended" (no code). The host has
+//     normally settled the request already and ignores it; sending it keeps the traffic
+//     identical to the peer's, so a conformance run sees what a real browser sends. A second
+//     item on a claim stream ends the claim the same way (the peer's claim-ended task
+//     resolves on any next item), and the client then cancels the stream.
+//   - CLAIM-8: a claim stream that fails (StreamError) before the outcome rejects the
+//     question with {name: "RemoteError", code, message}: the accepted limitation.
+//   - A delivery this client cannot answer is handed on with next at once: another event
+//     name, an empty agent id, a payload that is not a question request or has no
+//     questions, or a torn-down questions UI. A repeated event id in one generation, an
+//     empty event id, or a waterfall before Ready is ignored. A claim item that is not
+//     {"remainingMs": number} claims the wait with no local countdown (the peer computes a
+//     NaN deadline that never fires); a negative remainder counts as 0.
+//   - A failed $events/result reply of the live generation fails the generation (the
+//     peer's pump): deliveries abort, their claims are cancelled, and the client dials.
+//   - A delivery that reaches a card whose earlier waterfall answer is unconfirmed (a
+//     replay to a new generation: that answer did not settle the request) re-arms the card
+//     with the hint "The answer did not arrive; submit it again." The peer would stay busy.
+//   - A user action addressing a question other than the current one first navigates to it
+//     (navigation, not an edit). A plan-review panel takes submit (or choosing the approve
+//     label) as Approve and close as Request changes.
+//   - Stored drafts are restored when a card is created, not when its composer first
+//     renders, so a frozen disposition holds on a hidden card after a reload (the peer
+//     applies it on mount). Pruning on mount waits until the Session's projection has
+//     arrived in this page load, so drafts of cards the first update will recreate survive.
+//     A stored draft that does not fit its card is dropped from the store.
+//   - The draft is persisted on every progress change, navigation included.
+//   - Malformed projection rows (no call id, no questions, an unknown state) and inbox
+//     entries that are not replies with a call id are ignored. A SessionUpdate whose events
+//     leave a gap in the log stops appending until the next Reset.
+//   - Teardown (wire.ActTeardown) delegates every listener, cancels every claim still
+//     held, removes every card (clearing its draft) and answers later deliveries with next
+//     until a reload; rows stay (the tool row is another plugin) and their Answer pill only
+//     toggles the disclosure.
+//   - A queued reply's "View answers" toggles the row's disclosure; an Answer pill with no
+//     card to reveal toggles it too.
+//   - Rows exist for top-level ask_user_question calls only; a PTC sub-call's continued
+//     question gets its card from the projection but has no row of its own.
+//   - An RPC whose reply never comes leaves its card busy until a reload (the peer's fetch
+//     would eventually fail): a transport that loses an HTTP exchange should deliver a
+//     failure envelope.
+//
+// The canonical texts of everything State shows are in engine/wire/state.go.
+package client

@@ -1,0 +1,130 @@
+package client
+
+import (
+	"strings"
+
+	"github.com/twosettle/twosettle/engine/session"
+	"github.com/twosettle/twosettle/engine/wire"
+)
+
+// replyAnswer is one answer of a recorded late reply.
+type replyAnswer struct {
+	id       string
+	selected []string
+	custom   *string
+}
+
+// replyPairsOf reads a recorded reply's text (spec §6.9): non-JSON, or no questions
+// array, gives nothing; question entries need string id and question (others skipped),
+// answer entries a string id and an array selected (filtered to strings).
+func replyPairsOf(text string) ([]wire.Question, []replyAnswer) {
+	top, ok := object(text)
+	if !ok {
+		return nil, nil
+	}
+	items, ok := array(top["questions"])
+	if !ok {
+		return nil, nil
+	}
+	var qs []wire.Question
+	for _, it := range items {
+		f, ok := rawObject(it)
+		if !ok {
+			continue
+		}
+		id, ok1 := strictString(f["id"])
+		text, ok2 := strictString(f["question"])
+		if !ok1 || !ok2 {
+			continue
+		}
+		q := wire.Question{ID: id, Question: text}
+		if d, ok := strictString(f["detail"]); ok {
+			q.Detail = &d
+		}
+		if h, ok := strictString(f["header"]); ok {
+			q.Header = &h
+		}
+		if opts, ok := options(f["options"], false); ok {
+			q.Options = opts
+		}
+		if m, ok := strictBool(f["multiSelect"]); ok {
+			q.MultiSelect = &m
+		}
+		qs = append(qs, q)
+	}
+	var as []replyAnswer
+	if list, ok := array(top["answers"]); ok {
+		for _, it := range list {
+			f, ok := rawObject(it)
+			if !ok {
+				continue
+			}
+			id, ok1 := strictString(f["id"])
+			sel, ok2 := array(f["selected"])
+			if !ok1 || !ok2 {
+				continue
+			}
+			a := replyAnswer{id: id}
+			for _, s := range sel {
+				if v, ok := strictString(s); ok {
+					a.selected = append(a.selected, v)
+				}
+			}
+			if cu, ok := strictString(f["custom"]); ok {
+				a.custom = &cu
+			}
+			as = append(as, a)
+		}
+	}
+	return qs, as
+}
+
+// replyAnswerValues: the selected labels, then the trimmed custom text when not blank.
+func replyAnswerValues(as []replyAnswer, id string) []string {
+	for _, a := range as {
+		if a.id != id {
+			continue
+		}
+		vs := append([]string(nil), a.selected...)
+		if a.custom != nil {
+			if t := trimSpace(*a.custom); t != "" {
+				vs = append(vs, t)
+			}
+		}
+		return vs
+	}
+	return nil
+}
+
+// nodes are the Session's late-reply nodes: one per user/message whose source identifies
+// a reply (kind user-question-reply, a call id, outcome answered: NODE-1), never an
+// ordinary message with the same JSON. The text is parsed for presentation; an
+// unreadable payload keeps its raw text (NODE-2).
+func nodes(s *sessionView) []wire.NodeState {
+	var out []wire.NodeState
+	for _, e := range s.log {
+		um, ok := e.Data.(session.UserMessage)
+		if !ok || !um.Message.Source.IsQuestionReply() {
+			continue
+		}
+		text := ""
+		if !um.Message.NoText {
+			text = um.Message.Text
+		}
+		n := wire.NodeState{Session: s.id, Seq: e.Seq, CallID: um.Message.Source.CallID, Text: text}
+		qs, as := replyPairsOf(text)
+		for _, q := range qs {
+			head := q.Question
+			if q.Header != nil && *q.Header != "" && *q.Header != q.Question {
+				head = *q.Header + " — " + q.Question
+			}
+			if vs := replyAnswerValues(as, q.ID); len(vs) > 0 {
+				n.Lines = append(n.Lines, head+": "+strings.Join(vs, ", "))
+			} else {
+				n.Lines = append(n.Lines, head+": Skipped")
+			}
+		}
+		out = append(out, n)
+	}
+	return out
+}

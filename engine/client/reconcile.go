@@ -1,0 +1,112 @@
+package client
+
+import (
+	"slices"
+
+	"github.com/twosettle/twosettle/engine/session"
+	"github.com/twosettle/twosettle/engine/wire"
+)
+
+// onSessionUpdate takes a Session's appended events (or its whole log on Reset) and its
+// current projection and inbox views, then reconciles the cards (spec §6.5).
+func (c *Client) onSessionUpdate(f wire.SessionUpdate) {
+	if f.Session == "" {
+		return
+	}
+	s := c.sessionOf(f.Session)
+	if f.Reset {
+		s.log = append(s.log[:0:0], f.Events...)
+		s.broken = false
+		for i, e := range s.log {
+			if e.Seq != i {
+				s.log, s.broken = s.log[:i], true
+				break
+			}
+		}
+	} else if !s.broken {
+		for _, e := range f.Events {
+			switch {
+			case e.Seq < len(s.log):
+				// Already known: a repeated update.
+			case e.Seq == len(s.log):
+				s.log = append(s.log, e)
+			default:
+				// A gap: the client cannot place these events; it keeps what it has
+				// and waits for a reset.
+				s.broken = true
+			}
+			if s.broken {
+				break
+			}
+		}
+	}
+	s.questions, s.inbox = f.Questions, f.Inbox
+	s.reconciled = true
+	c.reconcile(s)
+}
+
+// queuedReply is the first inbox message (next-step, then next-turn) that is a late
+// reply for callID (spec §7.1).
+func queuedReply(v wire.InboxView, callID string) (session.Message, bool) {
+	for _, list := range [2][]session.Message{v.NextStep, v.NextTurn} {
+		for _, m := range list {
+			if m.Source.Kind == session.SourceUserQuestionReply && m.Source.CallID != "" && m.Source.CallID == callID {
+				return m, true
+			}
+		}
+	}
+	return session.Message{}, false
+}
+
+// validRow reports whether a projection row is usable; malformed rows are ignored.
+func validRow(r wire.PendingRow) bool {
+	if r.CallID == "" || len(r.Questions) == 0 || (r.State != wire.StateOpen && r.State != wire.StateContinued) {
+		return false
+	}
+	for _, q := range r.Questions {
+		if q.ID == "" || q.Question == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// reconcile publishes the Session's continued questions and sweeps the cards it no
+// longer lists (spec §6.5): a continued row creates its card and attaches the late-answer
+// channel; an open row only updates an existing card; a continued row whose reply waits
+// in the inbox is left out, so its card is swept (CARD-9). A keyed card is removed only
+// when its call is not listed, no forwarded request remains and no waterfall is attached
+// (CARD-8, CARD-2).
+func (c *Client) reconcile(s *sessionView) {
+	if c.page.torn {
+		return
+	}
+	var rows []string
+	for _, r := range s.questions.Active {
+		if !validRow(r) {
+			continue
+		}
+		if r.State == wire.StateContinued {
+			if _, queued := queuedReply(s.inbox, r.CallID); queued {
+				continue
+			}
+		}
+		rows = append(rows, r.CallID)
+		switch r.State {
+		case wire.StateContinued:
+			k := c.ensure(s.id, slices.Clone(r.Questions), r.CallID)
+			k.rpc = true
+			c.setState(k, wire.StateContinued)
+		case wire.StateOpen:
+			if k := c.page.byKey[keyOf(s.id, r.CallID)]; k != nil {
+				c.setState(k, wire.StateOpen)
+			}
+		}
+	}
+	for _, k := range slices.Clone(c.page.cards) {
+		if k.session == s.id && k.callID != "" && k.kind != kindReview && !slices.Contains(rows, k.callID) &&
+			k.requests == 0 && k.waterfall == nil {
+			c.remove(k)
+		}
+	}
+}

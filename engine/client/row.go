@@ -1,0 +1,308 @@
+package client
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/twosettle/twosettle/engine/session"
+	"github.com/twosettle/twosettle/engine/wire"
+)
+
+// toolName is the model-facing question tool.
+const toolName = "ask_user_question"
+
+// Row actions.
+const (
+	actNone   = iota
+	actAnswer // "Answer": reveal the card
+	actReview // "View answers": open the read-only review panel
+	actQueued // "View answers": expand the read-only transcript while the reply is queued
+)
+
+// Row verdicts and summaries (spec §7.3).
+const (
+	verdictCancelled   = "This question set was cancelled before answers were submitted."
+	verdictInterrupted = "This question set was interrupted before answers were submitted."
+	verdictPending     = "These pending questions remain answerable from the composer."
+	verdictClosed      = "This question is closed; its outcome is in the conversation below."
+	labelAnswer        = "Answer"
+	labelViewAnswers   = "View answers"
+	notAnswered        = "Not answered"
+)
+
+// rowInfo is one ask_user_question tool row, computed from the tool call and result, the
+// projection and the inbox.
+type rowInfo struct {
+	callID     string
+	args       string
+	summary    string
+	state      string
+	action     int
+	transcript []string
+	questions  []wire.Question // parsed from the arguments (nil: unreadable)
+	answers    []wire.AnswerItem
+}
+
+// toolRows lists the Session's ask_user_question calls with their first result.
+func toolRows(s *sessionView) []rowSource {
+	var out []rowSource
+	for i, e := range s.log {
+		tc, ok := e.Data.(session.ToolCall)
+		if !ok || tc.Name != toolName {
+			continue
+		}
+		src := rowSource{call: tc}
+		for _, f := range s.log[i+1:] {
+			if r, ok := f.Data.(session.ToolResult); ok && r.CallID == tc.CallID {
+				src.result, src.done = r, true
+				break
+			}
+			if c2, ok := f.Data.(session.ToolCall); ok && c2.CallID == tc.CallID {
+				break
+			}
+		}
+		out = append(out, src)
+	}
+	return out
+}
+
+type rowSource struct {
+	call   session.ToolCall
+	result session.ToolResult
+	done   bool
+}
+
+func (c *Client) rows(s *sessionView) []wire.RowState {
+	srcs := toolRows(s)
+	if len(srcs) == 0 {
+		return nil
+	}
+	out := make([]wire.RowState, 0, len(srcs))
+	for _, src := range srcs {
+		r := computeRow(s, src)
+		st := wire.RowState{Session: s.id, CallID: r.callID, Summary: r.summary, State: r.state,
+			Transcript: r.transcript, Expanded: s.expanded[r.callID]}
+		switch r.action {
+		case actAnswer:
+			st.Action = labelAnswer
+		case actReview, actQueued:
+			st.Action = labelViewAnswers
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// findRow resolves the row a reopen addresses (by call id).
+func (c *Client) findRow(a wire.UserAction) (*sessionView, rowInfo, error) {
+	if a.Card == "" || strings.HasPrefix(a.Card, "#") {
+		return nil, rowInfo{}, fmt.Errorf("reopen: name the tool call (card=<call id>); unkeyed cards have no tool row")
+	}
+	var hits []*sessionView
+	var rows []rowInfo
+	var all []string
+	for _, id := range c.page.order {
+		s := c.page.sessions[id]
+		if a.Session != "" && id != a.Session {
+			continue
+		}
+		var last *rowSource
+		srcs := toolRows(s)
+		for i := range srcs {
+			all = append(all, srcs[i].call.CallID)
+			if srcs[i].call.CallID == a.Card {
+				last = &srcs[i]
+			}
+		}
+		if last != nil {
+			hits = append(hits, s)
+			rows = append(rows, computeRow(s, *last))
+		}
+	}
+	switch len(hits) {
+	case 0:
+		return nil, rowInfo{}, fmt.Errorf("reopen: no tool row for %s (rows: %s)", a.Card, listOr(all))
+	case 1:
+		return hits[0], rows[0], nil
+	}
+	return nil, rowInfo{}, fmt.Errorf("reopen: several Sessions have a row for %s; name the session", a.Card)
+}
+
+// computeRow applies the row's state table in order (spec §7.3), then the queued override
+// (§7.4).
+func computeRow(s *sessionView, src rowSource) rowInfo {
+	r := rowInfo{callID: src.call.CallID, args: src.call.Arguments, state: "ok"}
+	r.questions, _ = questionEntries(src.call.Arguments)
+	_, answerable := s.questions.Row(r.callID)
+	settled, isSettled := s.questions.SettledFor(r.callID)
+	res := src.result
+	code := ""
+	if src.done {
+		code = res.Err.Code
+	}
+	singleText := src.done && !res.NoText
+	switch {
+	case src.done && code == wire.AskCancelled:
+		r.summary = "cancelled"
+		if r.questions != nil {
+			r.transcript = unansweredLines(verdictCancelled, r.questions)
+		} else {
+			r.transcript = rawLines(src)
+		}
+	case src.done && code == wire.AskAborted:
+		r.summary, r.state = "interrupted", "stopped"
+		r.transcript = unansweredLines(verdictInterrupted, r.questions)
+	case !src.done:
+		r.summary, r.state = "waiting", "running"
+		r.transcript = unansweredLines("", r.questions)
+		if answerable {
+			r.action = actAnswer
+		}
+	case code == wire.ToolOutcomeUnknown && (answerable || isSettled):
+		switch {
+		case answerable:
+			r.summary = "continued; answer still available"
+			r.transcript = unansweredLines(verdictPending, r.questions)
+			r.action = actAnswer
+		case len(settled.Answers) == 0:
+			r.closed()
+		default:
+			r.answered(src, settled.Answers, true)
+		}
+	case singleText && !res.IsError && !res.Err.Set():
+		pending := isPendingResult(res.Text)
+		switch {
+		case pending && answerable:
+			r.summary = "pending"
+			r.transcript = unansweredLines(verdictPending, r.questions)
+			r.action = actAnswer
+		case (pending && !isSettled) || (isSettled && len(settled.Answers) == 0):
+			r.closed()
+		case isSettled:
+			r.answered(src, settled.Answers, true)
+		default:
+			as, ok := answerEntries(res.Text)
+			if !ok {
+				as = nil
+			}
+			r.answered(src, as, false)
+		}
+	default:
+		r.summary = src.call.Arguments
+		if r.summary == "" {
+			r.summary = r.callID
+		}
+		switch {
+		case code == "interrupted":
+			r.state = "stopped"
+		case res.IsError || res.Err.Set():
+			r.state = "error"
+		}
+		r.transcript = rawLines(src)
+	}
+	if answerable && r.action == actAnswer {
+		r.queuedOverride(s)
+	}
+	if isSettled {
+		r.answers = settled.Answers
+	}
+	return r
+}
+
+func (r *rowInfo) closed() {
+	r.summary = "closed"
+	r.transcript = unansweredLines(verdictClosed, r.questions)
+}
+
+// answered is the answered presentation; View answers only when a settled record exists
+// and pairs with the questions (a legacy call gets a transcript but no action, ROW-3).
+func (r *rowInfo) answered(src rowSource, as []wire.AnswerItem, fromSettled bool) {
+	lines, pairs := pairAnswers(r.questions, as)
+	switch {
+	case r.questions != nil && pairs:
+		r.summary = countText(answeredCount(as), len(r.questions))
+		r.transcript = answeredLines(r.questions, lines)
+		if fromSettled {
+			r.action = actReview
+		}
+	case as != nil:
+		r.summary = countText(answeredCount(as), len(as))
+		r.transcript = rawLines(src)
+	default:
+		r.summary = src.call.Arguments
+		r.transcript = rawLines(src)
+	}
+}
+
+// queuedOverride: while a late reply for this call waits in the inbox, the row shows its
+// submitted answers and View answers only expands the transcript (spec §7.4).
+func (r *rowInfo) queuedOverride(s *sessionView) {
+	m, ok := queuedReply(s.inbox, r.callID)
+	if !ok || m.NoText {
+		return
+	}
+	top, ok := object(m.Text)
+	if !ok {
+		return
+	}
+	if kind, _ := strictString(top["kind"]); kind != "answer_to_pending_question" {
+		return
+	}
+	if id, _ := strictString(top["callId"]); id != r.callID {
+		return
+	}
+	as, ok := answerList(top["answers"])
+	if !ok {
+		return
+	}
+	lines, pairs := pairAnswers(r.questions, as)
+	if !pairs || r.questions == nil {
+		return
+	}
+	r.summary = countText(answeredCount(as), len(r.questions))
+	r.transcript = answeredLines(r.questions, lines)
+	r.action = actQueued
+}
+
+func countText(answered, total int) string {
+	return strconv.Itoa(answered) + "/" + strconv.Itoa(total) + " answered"
+}
+
+// unansweredLines: the verdict, then the question texts.
+func unansweredLines(verdict string, qs []wire.Question) []string {
+	var out []string
+	if verdict != "" {
+		out = append(out, verdict)
+	}
+	for _, q := range qs {
+		out = append(out, "- "+q.Question)
+	}
+	return out
+}
+
+// answeredLines: question → answer lines; a question with none shows "Not answered".
+func answeredLines(qs []wire.Question, lines [][]string) []string {
+	out := make([]string, len(qs))
+	for i, q := range qs {
+		if len(lines[i]) == 0 {
+			out[i] = q.Question + ": " + notAnswered
+		} else {
+			out[i] = q.Question + ": " + strings.Join(lines[i], ", ")
+		}
+	}
+	return out
+}
+
+// rawLines are the raw IN/OUT diagnostics.
+func rawLines(src rowSource) []string {
+	out := []string{"IN: " + src.call.Arguments}
+	if src.done {
+		if src.result.NoText {
+			out = append(out, "OUT: (no text)")
+		} else {
+			out = append(out, "OUT: "+src.result.Text)
+		}
+	}
+	return out
+}
