@@ -1,0 +1,76 @@
+package agent
+
+import (
+	"encoding/json"
+	"strconv"
+)
+
+// Built-in tool names.
+const (
+	// ToolRunCode is the PTC tool: args {"calls":[{"name":…,"arguments":{…}},…]}.
+	ToolRunCode = "run_code"
+	// ToolSleep takes virtual time: args {"ms":N}, result "slept N ms" N ms later.
+	ToolSleep = "sleep"
+)
+
+// InstantText is the result text of a tool no runner took and no built-in knows: it
+// completes at once, successfully.
+const InstantText = "ok"
+
+// MaxSleepMs bounds a sleep (the largest positive 32-bit millisecond delay).
+const MaxSleepMs = 2147483647
+
+// builtin runs a call no runner took: sleep, or an instant ok.
+func builtin(c *Call) {
+	if c.name != ToolSleep {
+		c.settle(OK(InstantText))
+		return
+	}
+	ms, ok := sleepMs(c.args)
+	if !ok {
+		c.settle(Failed(TypeErrorName, "", `sleep: arguments must be {"ms":N} with N an integer from 0 to 2147483647`))
+		return
+	}
+	if c.sig.IsAborted() {
+		c.settle(Failed(AbortErrorName, "", "sleep aborted: "+reasonText(c.sig.Reason())))
+		return
+	}
+	if ms == 0 {
+		c.settle(OK("slept 0 ms"))
+		return
+	}
+	c.sleepMs = ms
+	c.sleep = c.s.rt.arm(c.s.rt.now+ms, nil, c)
+	c.offAbort = c.sig.OnAbort(func(reason error) {
+		c.settle(Failed(AbortErrorName, "", "sleep aborted: "+reasonText(reason)))
+	})
+}
+
+// wake is a sleep's timer firing.
+func (c *Call) wake() {
+	c.sleep = nil
+	if !c.done && c.epoch == c.s.rt.epoch {
+		c.settle(OK("slept " + strconv.FormatInt(c.sleepMs, 10) + " ms"))
+	}
+}
+
+func sleepMs(args string) (int64, bool) {
+	var a struct {
+		Ms *json.Number `json:"ms"`
+	}
+	if err := json.Unmarshal([]byte(args), &a); err != nil || a.Ms == nil {
+		return 0, false
+	}
+	n, err := a.Ms.Int64()
+	if err != nil || n < 0 || n > MaxSleepMs {
+		return 0, false
+	}
+	return n, true
+}
+
+func reasonText(r error) string {
+	if r == nil {
+		return "aborted"
+	}
+	return r.Error()
+}
