@@ -17,7 +17,6 @@ type Agent struct {
 	instance int
 	owner    *Agent
 	resumed  bool // entered by Resolve or a cold-load wake, not by Open
-	entered  bool // false only for an instance minted by StaleInstance
 	header   bool // this instance wrote its first request/header
 }
 
@@ -58,7 +57,7 @@ type sess struct {
 
 func (rt *Runtime) enter(s *sess, owner *Agent, resumed bool) *Agent {
 	rt.lastInstance++
-	a := &Agent{id: s.id, instance: rt.lastInstance, owner: owner, resumed: resumed, entered: true}
+	a := &Agent{id: s.id, instance: rt.lastInstance, owner: owner, resumed: resumed}
 	s.agent = a
 	s.instances = append(s.instances, a)
 	return a
