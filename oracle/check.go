@@ -1,0 +1,455 @@
+package oracle
+
+import (
+	"sort"
+	"strconv"
+
+	"github.com/twosettle/twosettle/engine/session"
+	"github.com/twosettle/twosettle/engine/wire"
+	"github.com/twosettle/twosettle/trace"
+)
+
+// Check runs every invariant of the catalogue over one trace and its final state.
+func Check(t *trace.Trace, opts Options) Verdict {
+	return NewChecker(opts).Check(t)
+}
+
+// Checker checks traces. It keeps its options and reuses its memory between calls, so a
+// fuzzer can hold one per worker. It is not safe for concurrent use.
+type Checker struct {
+	opts    Options
+	enabled [numInvariants]bool
+	broken  [numInvariants]bool
+	out     []Broken
+
+	recs       []trace.Record
+	hasNotes   bool
+	hasClients bool
+	healedAt   int64
+	foldEvents int
+	budget     string
+
+	sessions  map[string]*sessModel
+	sessOrder []*sessModel
+
+	conns    map[string]*conn
+	events   map[string]*gwEvent
+	evOrder  []*gwEvent
+	streams  map[streamKey]*stream
+	fgs      map[fgKey]*foreground
+	active   []*foreground
+	directs  map[string]*directOp
+	rpcs     map[rpcKey]*rpcCall
+	accepted []*acceptance
+	clients  map[string]*clientModel
+
+	ap applyCtx
+}
+
+// NewChecker returns a checker with the given options.
+func NewChecker(opts Options) *Checker {
+	c := &Checker{opts: opts}
+	if c.opts.BoundMs <= 0 {
+		c.opts.BoundMs = defaultBoundMs
+	}
+	for i := range c.enabled {
+		c.enabled[i] = opts.Only == nil
+	}
+	for _, name := range opts.Only {
+		for i, inv := range catalogue {
+			if inv.Name == name {
+				c.enabled[i] = true
+			}
+		}
+	}
+	for _, name := range opts.Skip {
+		for i, inv := range catalogue {
+			if inv.Name == name {
+				c.enabled[i] = false
+			}
+		}
+	}
+	return c
+}
+
+// applyCtx is the host Apply being processed: one host In record and the host Out
+// records after it, up to the next host In.
+type applyCtx struct {
+	on    bool
+	idx   int // record index of the In
+	now   int64
+	cmd   wire.Command
+	end   int // index of the next host In (or len)
+	limit int // effects allowed (a cut restart follows), -1: all
+	n     int // effects seen
+
+	replyInserts []replyInsert
+	finished     []*gwEvent
+	fresh        []*gwEvent // first delivered in this Apply (not as a replay)
+	results      []*foreground
+
+	connect      *conn // a Connect Apply: the connection it opens
+	connectLive  bool  // a frame other than Ready/Waterfall already went to the new generation
+	replayed     []*gwEvent
+	abortSession string // CancelTurn or CloseSession target
+	closing      bool   // CloseSession
+}
+
+type replyInsert struct {
+	session, callID, msgID string
+	idx, rec               int
+	msg                    session.Message
+}
+
+func (c *Checker) reset(t *trace.Trace) {
+	c.broken = [numInvariants]bool{}
+	c.out = c.out[:0]
+	c.recs = t.Records
+	c.hasNotes, c.hasClients, c.healedAt, c.foldEvents, c.budget = false, false, 0, 0, ""
+	c.sessions = map[string]*sessModel{}
+	c.sessOrder = c.sessOrder[:0]
+	c.conns = map[string]*conn{}
+	c.events = map[string]*gwEvent{}
+	c.evOrder = c.evOrder[:0]
+	c.streams = map[streamKey]*stream{}
+	c.fgs = map[fgKey]*foreground{}
+	c.active = c.active[:0]
+	c.directs = map[string]*directOp{}
+	c.rpcs = map[rpcKey]*rpcCall{}
+	c.accepted = c.accepted[:0]
+	c.clients = map[string]*clientModel{}
+	c.ap = applyCtx{}
+}
+
+// Check checks one trace.
+func (c *Checker) Check(t *trace.Trace) Verdict {
+	c.reset(t)
+	recs := t.Records
+	for i := range recs {
+		r := &recs[i]
+		switch p := r.Payload.(type) {
+		case wire.WaitNote:
+			c.hasNotes = true
+		case wire.Restart:
+			if r.Kind == trace.In && r.Time > c.healedAt {
+				c.healedAt = r.Time
+			}
+		case wire.ClientInput, wire.ClientEffect:
+			c.hasClients = true
+		default:
+			_ = p
+		}
+		if r.Kind == trace.Fault && r.Time > c.healedAt {
+			c.healedAt = r.Time
+		}
+	}
+	if c.opts.HealedAt > 0 {
+		c.healedAt = c.opts.HealedAt
+	}
+	n := len(recs)
+	if c.opts.MaxRecords > 0 && n > c.opts.MaxRecords {
+		n = c.opts.MaxRecords
+		c.budget = "record budget of " + strconv.Itoa(c.opts.MaxRecords) + " spent at " + pad4(recs[n].Seq)
+	}
+	for i := 0; i < n; i++ {
+		r := &recs[i]
+		switch r.Kind {
+		case trace.In:
+			switch p := r.Payload.(type) {
+			case wire.Command:
+				c.endApply()
+				c.beginApply(i, p)
+			case wire.ClientInput:
+				c.clientInput(i, r, p)
+			}
+		case trace.Out:
+			switch p := r.Payload.(type) {
+			case wire.Effect:
+				if !c.ap.on {
+					continue
+				}
+				c.ap.n++
+				if c.ap.limit >= 0 && c.ap.n > c.ap.limit {
+					continue // cut by the crash that follows: never happened
+				}
+				c.hostEffect(i, p)
+			case wire.ClientEffect:
+				c.clientEffect(i, r, p)
+			}
+		}
+		if c.opts.MaxFoldEvents > 0 && c.foldEvents > c.opts.MaxFoldEvents && c.budget == "" {
+			c.budget = "fold budget of " + strconv.Itoa(c.opts.MaxFoldEvents) + " events spent at " + pad4(r.Seq)
+			n = i + 1
+			break
+		}
+	}
+	c.endApply()
+	if c.budget == "" {
+		c.final(&t.Final)
+	}
+	v := Verdict{Records: n}
+	sort.SliceStable(c.out, func(i, j int) bool {
+		a, b := c.out[i], c.out[j]
+		ka, kb := a.Record, b.Record
+		if ka == FinalRecord {
+			ka = 1 << 62
+		}
+		if kb == FinalRecord {
+			kb = 1 << 62
+		}
+		if ka != kb {
+			return ka < kb
+		}
+		return a.Invariant < b.Invariant
+	})
+	v.Violations = append([]Broken(nil), c.out...)
+	switch {
+	case len(v.Violations) > 0:
+		v.Status = Violation
+	case c.budget != "":
+		v.Status, v.Reason = Unknown, c.budget
+	default:
+		v.Status = OK
+	}
+	return v
+}
+
+// fail records a violation of inv at record index rec (-1: the final state) with the
+// given witness record indexes. Only the first violation of each invariant is kept.
+func (c *Checker) fail(inv int, rec int, msg string, witness ...int) {
+	if !c.enabled[inv] || c.broken[inv] {
+		return
+	}
+	c.broken[inv] = true
+	b := Broken{Invariant: catalogue[inv].Name, Record: FinalRecord, Message: msg}
+	idx := append([]int(nil), witness...)
+	if rec >= 0 {
+		b.Record = c.recs[rec].Seq
+		idx = append(idx, rec)
+	}
+	sort.Ints(idx)
+	last := -2
+	for _, i := range idx {
+		if i == last || i < 0 || i >= len(c.recs) {
+			continue
+		}
+		last = i
+		b.Witness = append(b.Witness, c.recs[i].Seq)
+		b.Lines = append(b.Lines, c.recs[i].String())
+	}
+	c.out = append(c.out, b)
+}
+
+func (c *Checker) on(inv int) bool { return c.enabled[inv] && !c.broken[inv] }
+
+// beginApply starts the Apply of host In record i.
+func (c *Checker) beginApply(i int, cmd wire.Command) {
+	r := &c.recs[i]
+	ap := &c.ap
+	*ap = applyCtx{on: true, idx: i, now: r.Time, cmd: cmd, limit: -1,
+		replyInserts: ap.replyInserts[:0], finished: ap.finished[:0], fresh: ap.fresh[:0],
+		results: ap.results[:0], replayed: ap.replayed[:0]}
+	ap.end = len(c.recs)
+	for j := i + 1; j < len(c.recs); j++ {
+		if _, ok := c.recs[j].Payload.(wire.Command); ok && c.recs[j].Kind == trace.In {
+			ap.end = j
+			if rs, ok := c.recs[j].Payload.(wire.Restart); ok && rs.CutAfter >= 0 {
+				ap.limit = rs.CutAfter
+			}
+			break
+		}
+	}
+	c.waitsAtCommand(i)
+	switch x := cmd.(type) {
+	case wire.OpenSession:
+		c.openSession(x)
+	case wire.CloseSession:
+		ap.abortSession, ap.closing = x.Session, true
+		c.parentAbort(x.Session, i)
+		if s := c.sessions[x.Session]; s != nil {
+			for _, o := range c.sessOrder {
+				if o.owner == x.Session {
+					o.childLive = false
+				}
+			}
+		}
+	case wire.CancelTurn:
+		ap.abortSession = x.Session
+		c.parentAbort(x.Session, i)
+	case wire.Direct:
+		c.directCmd(i, x)
+	case wire.Connect:
+		c.connectCmd(i, x)
+	case wire.Disconnect:
+		c.disconnectCmd(i, x.Client)
+	case wire.EventResult:
+		c.eventResult(i, x)
+	case wire.StreamOpen:
+		c.streamOpen(i, x)
+	case wire.StreamCancel:
+		c.endStream(streamKey{x.Client, x.Gen, x.StreamID}, i, true)
+	case wire.Call:
+		c.rpcs[rpcKey{x.Client, x.RPCID}] = &rpcCall{rec: i, endpoint: x.Endpoint, args: x.Args}
+	case wire.Restart:
+		c.restart(i)
+	}
+}
+
+func (c *Checker) openSession(x wire.OpenSession) {
+	s := c.sessions[x.Session]
+	if s == nil {
+		s = c.newSession(x.Session)
+	}
+	if x.Owner != "" {
+		s.owner, s.childLive = x.Owner, true
+	}
+	if x.ForkOf != "" && len(s.log) == 0 {
+		p := c.sessions[x.ForkOf]
+		if p != nil && x.ForkThrough >= -1 && x.ForkThrough < len(p.log) {
+			s.inherited = x.ForkThrough + 1
+			s.persisted = s.inherited
+			s.resetDerived(c)
+			for _, e := range p.log[:s.inherited] {
+				c.appendEvent(s, e, -1, false)
+			}
+			s.lastTurn = -1 << 31
+		}
+	}
+}
+
+// hostEffect processes one effect of the current Apply.
+func (c *Checker) hostEffect(i int, e wire.Effect) {
+	switch x := e.(type) {
+	case wire.Appended:
+		c.appended(i, x)
+	case wire.Persisted:
+		c.persistedEffect(i, x)
+	case wire.SendFrame:
+		c.frame(i, x)
+	case wire.Reply:
+		c.replyEffect(i, x)
+	case wire.WaitNote:
+		c.waitNote(i, x)
+	case wire.DirectResult:
+		c.directResult(i, x)
+	}
+}
+
+func (c *Checker) appended(i int, x wire.Appended) {
+	s := c.session(x.Session)
+	e := x.Event
+	now := c.recs[i].Time
+	if e.Seq < len(s.log) && e.Seq < s.inherited && eventEqual(s.log[e.Seq], e) {
+		return // a re-report of an inherited event
+	}
+	if e.Seq != len(s.log) && c.on(invLogSeq) {
+		c.fail(invLogSeq, i, s.id+": appended seq "+strconv.Itoa(e.Seq)+" but the log has "+strconv.Itoa(len(s.log))+" events", s.lastRec())
+	}
+	if e.Time > now {
+		c.fail(invLogSeq, i, s.id+": event #"+strconv.Itoa(e.Seq)+" carries time "+strconv.FormatInt(e.Time, 10)+" after the host clock "+strconv.FormatInt(now, 10))
+	} else if len(s.log) > 0 && e.Time < s.log[len(s.log)-1].Time {
+		c.fail(invLogSeq, i, s.id+": event #"+strconv.Itoa(e.Seq)+" time "+strconv.FormatInt(e.Time, 10)+" goes back from "+strconv.FormatInt(s.log[len(s.log)-1].Time, 10), s.lastRec())
+	}
+	if len(s.closers) > 0 {
+		want := s.closers[0]
+		if !dataEqual(want, e.Data) || e.Time != s.closerTime {
+			c.fail(invRestartPrefix, i, s.id+": after the restart the next event must be the repair closer "+want.String()+
+				" at t="+strconv.FormatInt(s.closerTime, 10)+", got "+e.String(), s.closerRec)
+			s.closers = nil
+		} else {
+			s.closers = s.closers[1:]
+		}
+	}
+	e.Seq = len(s.log) // keep the mirror consistent after a reported gap
+	c.appendEvent(s, e, i, true)
+}
+
+func (s *sessModel) lastRec() int {
+	for j := len(s.logRec) - 1; j >= 0; j-- {
+		if s.logRec[j] >= 0 {
+			return s.logRec[j]
+		}
+	}
+	return -1
+}
+
+func (c *Checker) persistedEffect(i int, x wire.Persisted) {
+	s := c.session(x.Session)
+	if x.Through < s.persisted {
+		c.fail(invPersistMonotonic, i, s.id+": persisted through "+strconv.Itoa(x.Through)+" after "+strconv.Itoa(s.persisted)+" with no crash between", s.persRec)
+		return
+	}
+	if x.Through > len(s.log) {
+		c.fail(invPersistMonotonic, i, s.id+": persisted through "+strconv.Itoa(x.Through)+" but only "+strconv.Itoa(len(s.log))+" events were appended", s.lastRec())
+		return
+	}
+	s.persisted, s.persRec = x.Through, i
+}
+
+// restart crashes the host: every Session keeps its persisted prefix, everything volatile
+// is gone, and the next events of each Session must be its repair closers.
+func (c *Checker) restart(i int) {
+	now := c.recs[i].Time
+	for _, s := range c.sessOrder {
+		durable := s.persisted
+		if durable < s.inherited {
+			durable = s.inherited
+		}
+		if durable > len(s.log) {
+			durable = len(s.log)
+		}
+		for _, a := range c.accepted {
+			if a.s == s && !a.lost && a.idx >= durable {
+				a.lost = true
+				c.fail(invReplyNotLost, i, s.id+": the crash lost reply "+a.msgID+" for "+a.callID+", accepted at "+
+					pad4(c.recs[a.rec].Seq)+" but never persisted", a.rec, a.insertRec)
+			}
+		}
+		log, recs := s.log[:durable], s.logRec[:durable]
+		s.log, s.logRec = make([]session.Event, 0, len(log)+8), make([]int, 0, len(log)+8)
+		s.replies = nil
+		s.resetDerived(c)
+		for j, e := range log {
+			c.appendEvent(s, e, recs[j], false)
+		}
+		copy(s.logRec, recs)
+		s.persisted, s.persRec = durable, -1
+		s.childLive = false
+		s.closers = session.InterruptedTurnClosers(s.log)
+		s.closerTime, s.closerRec = session.RepairTime(s.log), i
+		s.pubLen = -1
+	}
+	_ = now
+	for _, cn := range c.conns {
+		cn.connected = false
+	}
+	for _, ev := range c.evOrder {
+		if !ev.finished {
+			ev.finished, ev.finishKind, ev.finishRec = true, finishRestart, i
+		}
+		ev.holders = ev.holders[:0]
+	}
+	for k, st := range c.streams {
+		if !st.ended {
+			c.endStream(k, i, true)
+		}
+	}
+	for _, fg := range c.active {
+		fg.lost = true
+		fg.endRec = i
+	}
+	c.active = c.active[:0]
+	for _, fg := range c.fgs {
+		fg.noteLive = false
+	}
+}
+
+// endApply runs the checks that need a whole Apply.
+func (c *Checker) endApply() {
+	if !c.ap.on {
+		return
+	}
+	c.gatewayEndApply()
+	c.waitsEndApply()
+	c.ap.on = false
+}

@@ -1,0 +1,432 @@
+package oracle
+
+import (
+	"strconv"
+
+	"github.com/twosettle/twosettle/engine/wire"
+)
+
+// The gateway model: connection generations, forwarded waterfall requests and their
+// deliveries, and logical streams, as the host's frames and the commands show them.
+
+type connKey struct {
+	client string
+	gen    int
+}
+
+func (k connKey) String() string { return k.client + "." + strconv.Itoa(k.gen) }
+
+type conn struct {
+	client     string
+	gen        int // live generation (after its Ready)
+	maxGen     int
+	connected  bool
+	connecting bool // a Connect was applied; its Ready has not been seen
+	connectRec int
+	readyRec   int
+}
+
+// Finish kinds of a waterfall request.
+const (
+	finishWinner  = "won"
+	finishNext    = "passed"
+	finishAbort   = "aborted"
+	finishResult  = "ended-with-call" // its call got a result while no client held it
+	finishRestart = "restart"
+)
+
+type gwEvent struct {
+	id, name  string
+	agent     string
+	callID    string // wait.callId, "" for an unkeyed request
+	keyed     bool
+	timed     bool
+	order     int
+	firstRec  int
+	firstAp   int // the Apply that first delivered it
+	holders   []connKey
+	holderRec []int
+	delivered []connKey
+
+	finished   bool
+	finishKind string
+	finishRec  int
+	finishAp   int
+	needs      []connKey // holders owed a cancel at the finish
+	needsRec   []int
+	hasWinner  bool
+	winner     connKey
+	outcome    wire.Outcome
+	winnerRec  int
+
+	fg *foreground
+}
+
+func (ev *gwEvent) holds(k connKey) int {
+	for i, h := range ev.holders {
+		if h == k {
+			return i
+		}
+	}
+	return -1
+}
+
+func (ev *gwEvent) drop(k connKey) {
+	if i := ev.holds(k); i >= 0 {
+		ev.holders = append(ev.holders[:i], ev.holders[i+1:]...)
+		ev.holderRec = append(ev.holderRec[:i], ev.holderRec[i+1:]...)
+	}
+}
+
+type streamKey struct {
+	client string
+	gen    int
+	id     string
+}
+
+type stream struct {
+	key            streamKey
+	endpoint       string
+	session, call  string
+	openRec        int
+	items, itemRec int
+	claim          bool
+	ended          bool
+	endRec         int
+	endByCmd       bool
+	fg             *foreground
+}
+
+type rpcKey struct{ client, rpc string }
+
+type rpcCall struct {
+	rec      int
+	endpoint string
+	args     []byte
+}
+
+func (c *Checker) conn(client string) *conn {
+	cn := c.conns[client]
+	if cn == nil {
+		cn = &conn{client: client, readyRec: -1}
+		c.conns[client] = cn
+	}
+	return cn
+}
+
+func (c *Checker) connectCmd(i int, x wire.Connect) {
+	cn := c.conn(x.Client)
+	if cn.connected {
+		c.disconnectCmd(i, x.Client)
+	}
+	cn.connecting, cn.connectRec = true, i
+	c.ap.connect = cn
+}
+
+// disconnectCmd drops a client's live generation: its deliveries are removed without
+// settling anything (GW-6) and every stream it had open ends (GW-7).
+func (c *Checker) disconnectCmd(i int, client string) {
+	cn := c.conns[client]
+	if cn == nil {
+		return
+	}
+	cn.connecting = false
+	if !cn.connected {
+		return
+	}
+	cn.connected = false
+	k := connKey{client, cn.gen}
+	for _, ev := range c.evOrder {
+		if !ev.finished {
+			ev.drop(k)
+		}
+	}
+	for sk, st := range c.streams {
+		if sk.client == client && !st.ended {
+			c.endStream(sk, i, true)
+		}
+	}
+}
+
+func (c *Checker) streamOpen(i int, x wire.StreamOpen) {
+	k := streamKey{x.Client, x.Gen, x.StreamID}
+	if old := c.streams[k]; old != nil && !old.ended {
+		return // a duplicate stream id: the host closes the socket; keep the first
+	}
+	st := &stream{key: k, endpoint: x.Endpoint, openRec: i, itemRec: -1, endRec: -1}
+	if x.Endpoint == wire.EndpointAttachWait {
+		st.session, st.call = waitArgs(x.Args)
+		st.fg = c.fgs[fgKey{st.session, st.call}]
+	}
+	c.streams[k] = st
+}
+
+// endStream ends a stream; a claim it held is released.
+func (c *Checker) endStream(k streamKey, rec int, byCmd bool) {
+	st := c.streams[k]
+	if st == nil || st.ended {
+		return
+	}
+	st.ended, st.endRec, st.endByCmd = true, rec, byCmd
+	if st.claim && st.fg != nil {
+		fg := st.fg
+		fg.claims--
+		if fg.claims == 0 {
+			fg.unclaimedSince, fg.releaseRec = c.recs[rec].Time, rec
+		}
+	}
+}
+
+// eventResult applies a client's $events/result for one delivery.
+func (c *Checker) eventResult(i int, x wire.EventResult) {
+	ev := c.events[x.EventID]
+	if ev == nil || ev.finished {
+		return // discarded: the request already finished (GW-1)
+	}
+	k := connKey{x.Client, x.Gen}
+	if ev.holds(k) < 0 {
+		return // not a holder (passed, disconnected, stale generation): dropped
+	}
+	// Timers due at or before now fire first: if the host cancels this very delivery in
+	// this Apply, the request finished before the result was processed.
+	for j := i + 1; j < c.ap.end; j++ {
+		if f, ok := c.recs[j].Payload.(wire.SendFrame); ok && f.Client == x.Client && f.Gen == x.Gen {
+			if cf, ok := f.Frame.(wire.Cancel); ok && cf.EventID == x.EventID {
+				return
+			}
+		}
+	}
+	switch x.Outcome.Kind {
+	case wire.OutcomeNext:
+		ev.drop(k)
+		if len(ev.holders) == 0 {
+			c.finish(ev, finishNext, i)
+		}
+	case wire.OutcomeResult, wire.OutcomeRejected:
+		ev.hasWinner, ev.winner, ev.outcome, ev.winnerRec = true, k, x.Outcome, i
+		ev.drop(k)
+		c.finish(ev, finishWinner, i)
+	}
+}
+
+func (c *Checker) finish(ev *gwEvent, kind string, rec int) {
+	ev.finished, ev.finishKind, ev.finishRec, ev.finishAp = true, kind, rec, c.ap.idx
+	ev.needs = append(ev.needs[:0], ev.holders...)
+	ev.needsRec = append(ev.needsRec[:0], ev.holderRec...)
+	c.ap.finished = append(c.ap.finished, ev)
+	if fg := ev.fg; fg != nil && kind != finishNext && fg.waitEndRec < 0 && fg.mode == modeTimed {
+		fg.waitEndRec = rec
+		if kind == finishAbort && c.ap.abortSession != fg.key.session {
+			if _, restart := c.ap.cmd.(wire.Restart); !restart {
+				c.hostExpiry(fg, rec)
+			}
+		}
+	}
+}
+
+// frame processes one frame the host sent.
+func (c *Checker) frame(i int, x wire.SendFrame) {
+	cn := c.conn(x.Client)
+	if rd, ok := x.Frame.(wire.Ready); ok {
+		switch {
+		case c.ap.connect != cn || !cn.connecting:
+			c.fail(invGWGeneration, i, "Ready to "+x.Client+"."+strconv.Itoa(x.Gen)+" outside the Apply of its Connect (or twice)")
+		case rd.Gen != x.Gen:
+			c.fail(invGWGeneration, i, "Ready gen="+strconv.Itoa(rd.Gen)+" sent on generation "+strconv.Itoa(x.Gen))
+		case x.Gen <= cn.maxGen:
+			c.fail(invGWGeneration, i, "generation "+strconv.Itoa(x.Gen)+" of "+x.Client+" does not rise above "+strconv.Itoa(cn.maxGen), cn.readyRec)
+		}
+		cn.gen, cn.connected, cn.connecting, cn.readyRec = x.Gen, true, false, i
+		if x.Gen > cn.maxGen {
+			cn.maxGen = x.Gen
+		}
+		return
+	}
+	if !cn.connected || x.Gen != cn.gen {
+		why := "a generation that is not live"
+		if cn.connecting && c.ap.connect == cn {
+			why = "a new generation before its Ready"
+		}
+		c.fail(invGWGeneration, i, x.Frame.String()+" sent to "+x.Client+"."+strconv.Itoa(x.Gen)+", "+why)
+		return
+	}
+	k := connKey{x.Client, x.Gen}
+	isConnect := c.ap.connect == cn
+	switch f := x.Frame.(type) {
+	case wire.Waterfall:
+		c.waterfallFrame(i, k, f, isConnect)
+		return
+	case wire.Cancel:
+		c.cancelFrame(i, k, f)
+	case wire.StreamItem:
+		st := c.streams[streamKey{x.Client, x.Gen, f.StreamID}]
+		if st == nil || st.ended {
+			c.fail(invGWGeneration, i, "item on stream "+f.StreamID+" of "+k.String()+", which is not open")
+			break
+		}
+		st.items++
+		if st.endpoint == wire.EndpointAttachWait {
+			c.claimFrame(i, st, f.Value)
+		}
+	case wire.StreamEnd, wire.StreamError:
+		id := ""
+		if e, ok := f.(wire.StreamEnd); ok {
+			id = e.StreamID
+		} else {
+			id = f.(wire.StreamError).StreamID
+		}
+		sk := streamKey{x.Client, x.Gen, id}
+		if st := c.streams[sk]; st == nil || st.ended {
+			c.fail(invGWGeneration, i, x.Frame.String()+" of "+k.String()+" for a stream that is not open")
+			break
+		}
+		c.endStream(sk, i, false)
+	case wire.SessionUpdate:
+		c.sessionUpdate(i, f)
+	}
+	if isConnect {
+		c.ap.connectLive = true
+	}
+}
+
+func (c *Checker) waterfallFrame(i int, k connKey, f wire.Waterfall, replay bool) {
+	ev := c.events[f.EventID]
+	if ev == nil {
+		ev = &gwEvent{id: f.EventID, name: f.Event, agent: f.AgentID, order: len(c.evOrder), firstRec: i, firstAp: c.ap.idx, winnerRec: -1}
+		if req, err := wire.ParseQuestionRequest(f.Request); err == nil && req.Wait != nil {
+			ev.callID, ev.keyed, ev.timed = req.Wait.CallID, true, req.Wait.Timed
+		}
+		c.events[f.EventID] = ev
+		c.evOrder = append(c.evOrder, ev)
+		if !replay {
+			c.ap.fresh = append(c.ap.fresh, ev)
+		}
+		if f.Event == wire.EventQuestionsRequest {
+			c.linkEvent(i, ev)
+		}
+	}
+	switch {
+	case ev.finished:
+		c.fail(invGWSettleOnce, i, "waterfall ev="+ev.id+" sent to "+k.String()+" after the request finished ("+ev.finishKind+")", ev.finishRec)
+	case ev.fg != nil && ev.fg.resultRec >= 0:
+		c.fail(invForegroundEndsWaterfall, i, "waterfall ev="+ev.id+" sent to "+k.String()+" after call "+ev.fg.key.callID+" got its result", ev.fg.resultRec)
+	}
+	for _, d := range ev.delivered {
+		if d == k {
+			c.fail(invGWFanout, i, "waterfall ev="+ev.id+" delivered twice to "+k.String(), ev.firstRec)
+		}
+	}
+	if replay {
+		if c.ap.connectLive {
+			c.fail(invGWReplay, i, "replay of ev="+ev.id+" to "+k.String()+" after a live frame")
+		}
+		c.ap.replayed = append(c.ap.replayed, ev)
+	} else if ev.firstAp != c.ap.idx {
+		c.fail(invGWFanout, i, "waterfall ev="+ev.id+" reached "+k.String()+" after the Apply that forwarded it, and not as a replay on connect", ev.firstRec)
+	}
+	ev.holders = append(ev.holders, k)
+	ev.holderRec = append(ev.holderRec, i)
+	ev.delivered = append(ev.delivered, k)
+	if s := c.sessions[f.AgentID]; s != nil && s.childLive && f.Event == wire.EventQuestionsRequest {
+		c.fail(invCallerRootOnly, i, "a question of "+s.id+", a child owned by live "+s.owner+", reached "+k.String())
+	}
+}
+
+func (c *Checker) cancelFrame(i int, k connKey, f wire.Cancel) {
+	ev := c.events[f.EventID]
+	if ev == nil {
+		c.fail(invGWCancel, i, "cancel ev="+f.EventID+" to "+k.String()+", which never got that request")
+		return
+	}
+	if ev.finished && ev.finishAp != c.ap.idx {
+		c.fail(invGWSettleOnce, i, "cancel ev="+ev.id+" to "+k.String()+" after the request had finished ("+ev.finishKind+")", ev.finishRec)
+		return
+	}
+	if !ev.finished {
+		c.finish(ev, finishAbort, i)
+	}
+	if ev.hasWinner && ev.winner == k {
+		c.fail(invGWCancel, i, "cancel ev="+ev.id+" to "+k.String()+", the winner", ev.winnerRec)
+		return
+	}
+	j := -1
+	for n, h := range ev.needs {
+		if h == k {
+			j = n
+		}
+	}
+	if j < 0 {
+		c.fail(invGWCancel, i, "cancel ev="+ev.id+" to "+k.String()+", which does not hold the delivery")
+		return
+	}
+	ev.needs = append(ev.needs[:j], ev.needs[j+1:]...)
+	ev.needsRec = append(ev.needsRec[:j], ev.needsRec[j+1:]...)
+	ev.drop(k)
+}
+
+// eventPending reports whether a request is still pending in a correct gateway at time now.
+func (c *Checker) eventPending(ev *gwEvent, now int64) bool {
+	if ev.finished {
+		return false
+	}
+	if fg := ev.fg; fg != nil {
+		if fg.resultRec >= 0 || fg.lost || fg.waitEndRec >= 0 {
+			return false
+		}
+		if e, ok := fg.expiryAt(); ok && now >= e {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *Checker) gatewayEndApply() {
+	ap := &c.ap
+	for _, ev := range ap.finished {
+		if len(ev.needs) > 0 {
+			c.fail(invGWCancel, ap.idx, "ev="+ev.id+" finished ("+ev.finishKind+") but "+ev.needs[0].String()+" still holds it and got no cancel",
+				ev.finishRec, ev.needsRec[0])
+			ev.needs = ev.needs[:0]
+		}
+	}
+	for _, ev := range ap.fresh {
+		for _, cn := range c.conns {
+			if !cn.connected || cn.readyRec > ev.firstRec {
+				continue
+			}
+			k := connKey{cn.client, cn.gen}
+			got := false
+			for _, d := range ev.delivered {
+				if d == k {
+					got = true
+				}
+			}
+			if !got && c.on(invGWFanout) {
+				c.fail(invGWFanout, ap.idx, "ev="+ev.id+" was forwarded but connected "+k.String()+" did not get it", ev.firstRec, cn.readyRec)
+			}
+		}
+	}
+	if cn := ap.connect; cn != nil && cn.connected {
+		last := -1
+		for _, ev := range c.evOrder {
+			if ev.firstAp == ap.idx || !c.eventPending(ev, ap.now) {
+				continue
+			}
+			pos := -1
+			for p, r := range ap.replayed {
+				if r == ev {
+					pos = p
+				}
+			}
+			if pos < 0 {
+				c.fail(invGWReplay, ap.idx, "new generation "+connKey{cn.client, cn.gen}.String()+" did not get pending ev="+ev.id+" replayed", ev.firstRec)
+				break
+			}
+			if pos < last {
+				c.fail(invGWReplay, ap.idx, "replay to "+connKey{cn.client, cn.gen}.String()+" out of forwarding order at ev="+ev.id, ev.firstRec)
+				break
+			}
+			last = pos
+		}
+	}
+}

@@ -1,0 +1,143 @@
+package oracle
+
+import (
+	"strconv"
+
+	"github.com/twosettle/twosettle/engine/session"
+	"github.com/twosettle/twosettle/engine/wire"
+)
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// sessionUpdate validates a SessionUpdate frame against the oracle's mirror: its events,
+// its projection view (trace validation) and its inbox view.
+func (c *Checker) sessionUpdate(i int, f wire.SessionUpdate) {
+	s := c.session(f.Session)
+	start := f.From
+	if f.Reset {
+		start = 0
+	}
+	for j, e := range f.Events {
+		idx := start + j
+		if idx >= len(s.log) || !eventEqual(s.log[idx], e) {
+			have := "nothing"
+			if idx < len(s.log) {
+				have = s.log[idx].String()
+			}
+			c.fail(invLogReported, i, s.id+": the update shows "+e.String()+" where the appended log has "+have, s.recOf(idx))
+			break
+		}
+	}
+	n := start + len(f.Events)
+	if n > len(s.log) {
+		n = len(s.log)
+	}
+	if !f.Reset && len(f.Events) == 0 {
+		n = len(s.log)
+	}
+	c.checkPublished(i, s, n, f.Questions, f.Inbox)
+	s.pubView, s.pubLen, s.pubRec = f.Questions, n, i
+}
+
+// checkPublished checks a view the host published for s's log through length n.
+func (c *Checker) checkPublished(i int, s *sessModel, n int, q wire.QuestionsView, in wire.InboxView) {
+	from := s.pubLen
+	if from < 0 || from > n {
+		from = 0
+	}
+	if c.on(invProjRefold) {
+		if ref, ok := c.viewAt(s, n); ok && !viewEqual(ref, q) {
+			wit := c.relevantSince(s, from, n)
+			c.fail(invProjRefold, i, s.id+": the host shows questions{"+q.String()+"} after #"+itoa(n-1)+
+				" but the reference projection folds to {"+ref.String()+"}", wit...)
+		}
+	}
+	if c.on(invProjSettleOnAdmit) {
+		for _, row := range q.Settled {
+			if countSettled(q, row.CallID) <= countSettled(s.pubView, row.CallID) {
+				continue
+			}
+			if !settlesIn(s.log[from:n], row.CallID) {
+				wit := []int{}
+				for j := from; j < n; j++ {
+					if d, ok := s.log[j].Data.(session.InboxSpliced); ok {
+						for _, m := range d.Inserted {
+							if m.Source.CallID == row.CallID {
+								wit = append(wit, s.recOf(j))
+							}
+						}
+					}
+				}
+				c.fail(invProjSettleOnAdmit, i, s.id+": the host shows "+row.CallID+" settled, but nothing since the previous view admitted its reply or answered it", wit...)
+				break
+			}
+		}
+	}
+	if c.on(invLegacyUntracked) {
+		for _, r := range q.Active {
+			if ci := s.calls2[r.CallID]; ci != nil && ci.legacy {
+				c.fail(invLegacyUntracked, i, s.id+": legacy call "+r.CallID+" is tracked as "+r.State, ci.rec)
+			}
+		}
+		for _, r := range q.Settled {
+			if ci := s.calls2[r.CallID]; ci != nil && ci.legacy {
+				c.fail(invLegacyUntracked, i, s.id+": legacy call "+r.CallID+" is tracked as settled", ci.rec)
+			}
+		}
+	}
+	if c.on(invInboxMirror) {
+		if ref := inboxAt(s, n); !inboxEqual(ref, in) {
+			c.fail(invInboxMirror, i, s.id+": the host shows inbox{"+in.String()+"} but its splices fold to {"+ref.String()+"}", c.relevantSince(s, from, n)...)
+		}
+	}
+}
+
+func countSettled(v wire.QuestionsView, call string) int {
+	n := 0
+	for _, r := range v.Settled {
+		if r.CallID == call {
+			n++
+		}
+	}
+	return n
+}
+
+// settlesIn reports whether events record the settlement of call: an admitted reply or
+// an answer result (PROJ-5, PROJ-8).
+func settlesIn(events []session.Event, call string) bool {
+	for _, e := range events {
+		switch d := e.Data.(type) {
+		case session.UserMessage:
+			if d.Message.Source.Kind == session.SourceUserQuestionReply && d.Message.Source.CallID == call {
+				return true
+			}
+		case session.ToolResult:
+			if d.CallID == call && !d.IsError && !d.Err.Set() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (s *sessModel) recOf(idx int) int {
+	if idx >= 0 && idx < len(s.logRec) {
+		return s.logRec[idx]
+	}
+	return -1
+}
+
+// relevantSince returns the records of the last few projection-relevant events in
+// [from, n), the witness of a disagreement.
+func (c *Checker) relevantSince(s *sessModel, from, n int) []int {
+	var w []int
+	for j := n - 1; j >= from && len(w) < 3; j-- {
+		switch s.log[j].Data.(type) {
+		case session.RequestHeader, session.ToolCall, session.ToolResult, session.PTCDispatch, session.UserMessage, session.InboxSpliced:
+			if r := s.recOf(j); r >= 0 {
+				w = append(w, r)
+			}
+		}
+	}
+	return w
+}

@@ -1,0 +1,429 @@
+package oracle
+
+import (
+	"strconv"
+
+	"github.com/twosettle/twosettle/engine/questions"
+	"github.com/twosettle/twosettle/engine/session"
+	"github.com/twosettle/twosettle/engine/wire"
+)
+
+// sessModel is the oracle's mirror of one Session, built only from the host's Appended and
+// Persisted effects: the log, its turn/step structure, the inbox, the late replies and
+// the reference projection.
+type sessModel struct {
+	id        string
+	owner     string // the owner Session when opened as a child
+	childLive bool   // a child whose owner is live (CALLER-2); cleared by a restart or a close
+	inherited int
+	log       []session.Event
+	logRec    []int // record index of each event's Appended effect (-1: inherited or replayed)
+	persisted int   // last Through reported since the last restart
+	persRec   int
+
+	// structure (INV-LOG-NESTING, INV-LOG-PAIRING)
+	turnOpen, stepOpen bool
+	turn, lastTurn     int
+	step, lastStep     int
+	calls              []openCall // unresolved tool calls, in call order
+	ptc                []openPTC  // unresolved PTC sub-calls
+
+	timed  bool // the latest request/header declares the timed schema
+	calls2 map[string]*callInfo
+
+	nextTurn, nextStep []session.Message
+	replies            []*reply
+
+	fold folder
+
+	// the host's last published view and the log length it covered
+	pubView wire.QuestionsView
+	pubLen  int
+	pubRec  int
+
+	// repair closers a restart expects next (INV-RESTART-PREFIX)
+	closers    []session.Data
+	closerTime int64
+	closerRec  int
+	closerAt   int
+}
+
+type openCall struct {
+	callID, name string
+	turn, step   int
+	idx          int // log index of the tool/call
+	rec          int
+}
+
+type openPTC struct {
+	sub, parent, name string
+	rec               int
+}
+
+// callInfo is what the oracle knows of an ask_user_question call (latest call per id).
+type callInfo struct {
+	legacy bool
+	ids    []string
+	rec    int
+}
+
+// Reply states.
+const (
+	replyQueued = iota + 1
+	replyClaimed
+	replyAdmitted
+	replyDiscarded
+	replyReleased // claimed into a turn that ended without admitting it
+	replyLost     // dropped by a crash
+)
+
+type reply struct {
+	msgID, callID string
+	state         int
+	claimedTurn   int
+	claimedOpen   bool // claimed while a turn was open
+	insertIdx     int  // log index of the queuing splice
+	insertRec     int
+	endRec        int
+}
+
+func (c *Checker) newSession(id string) *sessModel {
+	s := &sessModel{id: id, lastTurn: -1 << 31, lastStep: -1 << 31, pubRec: -1, closerRec: -1}
+	s.fold = c.opts.newFolder(0)
+	c.sessions[id] = s
+	c.sessOrder = append(c.sessOrder, s)
+	return s
+}
+
+func (c *Checker) session(id string) *sessModel {
+	if s := c.sessions[id]; s != nil {
+		return s
+	}
+	return c.newSession(id)
+}
+
+// awaiting returns the reply for callID that awaits admission, if any: queued, or claimed
+// into a turn that has not ended.
+func (s *sessModel) awaiting(callID string) *reply {
+	for _, r := range s.replies {
+		if r.callID == callID && (r.state == replyQueued || r.state == replyClaimed) {
+			return r
+		}
+	}
+	return nil
+}
+
+func (s *sessModel) findReply(msgID string) *reply {
+	for i := len(s.replies) - 1; i >= 0; i-- {
+		if s.replies[i].msgID == msgID {
+			return s.replies[i]
+		}
+	}
+	return nil
+}
+
+func (s *sessModel) inboxView() wire.InboxView {
+	return wire.InboxView{NextTurn: s.nextTurn, NextStep: s.nextStep}
+}
+
+// resetDerived forgets everything derived from the log (before a replay).
+func (s *sessModel) resetDerived(c *Checker) {
+	s.turnOpen, s.stepOpen = false, false
+	s.lastTurn, s.lastStep = -1<<31, -1<<31
+	s.calls, s.ptc = s.calls[:0], s.ptc[:0]
+	s.timed = false
+	s.calls2 = nil
+	s.nextTurn, s.nextStep = nil, nil
+	s.fold = c.opts.newFolder(s.inherited)
+}
+
+// appendEvent records an event the host appended (check) or replays one (restart, fork).
+func (c *Checker) appendEvent(s *sessModel, e session.Event, rec int, check bool) {
+	s.log = append(s.log, e)
+	s.logRec = append(s.logRec, rec)
+	if s.fold != nil {
+		s.fold.apply(e)
+		if check {
+			c.foldEvents++
+		}
+	}
+	c.structure(s, e, rec, check)
+	if e.Seq >= s.inherited {
+		c.inbox(s, e, rec, check)
+	}
+}
+
+func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) {
+	fail := func(inv int, msg string, wit ...int) {
+		if check {
+			c.fail(inv, rec, s.id+": "+msg, wit...)
+		}
+	}
+	switch d := e.Data.(type) {
+	case session.RequestHeader:
+		s.timed = timedHeader(d.Tools)
+	case session.TurnStart:
+		if s.turnOpen {
+			fail(invLogNesting, "turn/start "+strconv.Itoa(d.Turn)+" while turn "+strconv.Itoa(s.turn)+" is open")
+		} else if d.Turn <= s.lastTurn {
+			fail(invLogNesting, "turn/start "+strconv.Itoa(d.Turn)+" does not rise above turn "+strconv.Itoa(s.lastTurn))
+		}
+		s.turnOpen, s.turn, s.lastTurn = true, d.Turn, d.Turn
+		s.stepOpen, s.lastStep = false, -1<<31
+	case session.TurnEnd:
+		switch {
+		case !s.turnOpen:
+			fail(invLogNesting, "turn/end "+strconv.Itoa(d.Turn)+" with no turn open")
+		case d.Turn != s.turn:
+			fail(invLogNesting, "turn/end "+strconv.Itoa(d.Turn)+" closes turn "+strconv.Itoa(s.turn))
+		case s.stepOpen:
+			fail(invLogNesting, "turn/end "+strconv.Itoa(d.Turn)+" while step "+strconv.Itoa(s.step)+" is open")
+		}
+		if check && d.Reason.Kind == session.EndAborted {
+			c.turnAborted(s, rec)
+		}
+		s.turnOpen, s.stepOpen = false, false
+		for _, r := range s.replies {
+			if r.state == replyClaimed && (!r.claimedOpen || r.claimedTurn == d.Turn) {
+				r.state, r.endRec = replyReleased, rec // LATE-7: the turn ended without admitting it
+			}
+		}
+	case session.StepStart:
+		switch {
+		case !s.turnOpen:
+			fail(invLogNesting, "step/start with no turn open")
+		case d.Turn != s.turn:
+			fail(invLogNesting, "step/start of turn "+strconv.Itoa(d.Turn)+" inside turn "+strconv.Itoa(s.turn))
+		case s.stepOpen:
+			fail(invLogNesting, "step/start "+strconv.Itoa(d.Step)+" while step "+strconv.Itoa(s.step)+" is open")
+		case d.Step <= s.lastStep:
+			fail(invLogNesting, "step/start "+strconv.Itoa(d.Step)+" does not rise above step "+strconv.Itoa(s.lastStep))
+		}
+		s.stepOpen, s.step, s.lastStep = true, d.Step, d.Step
+	case session.StepEnd:
+		switch {
+		case !s.stepOpen:
+			fail(invLogNesting, "step/end with no step open")
+		case d.Turn != s.turn || d.Step != s.step:
+			fail(invLogNesting, "step/end "+strconv.Itoa(d.Turn)+"/"+strconv.Itoa(d.Step)+" closes step "+strconv.Itoa(s.turn)+"/"+strconv.Itoa(s.step))
+		}
+		for _, oc := range s.calls {
+			if oc.turn == d.Turn && oc.step == d.Step {
+				fail(invLogPairing, "step/end while call "+oc.callID+" of the step has no result", oc.rec)
+				break
+			}
+		}
+		s.stepOpen = false
+	case session.ToolCall:
+		if !s.stepOpen || d.Turn != s.turn || d.Step != s.step {
+			fail(invLogNesting, "tool/call "+d.CallID+" outside its open step")
+		}
+		for _, oc := range s.calls {
+			if oc.callID == d.CallID {
+				fail(invLogPairing, "tool/call "+d.CallID+" while an earlier call with that id has no result", oc.rec)
+				break
+			}
+		}
+		s.calls = append(s.calls, openCall{callID: d.CallID, name: d.Name, turn: d.Turn, step: d.Step, idx: len(s.log) - 1, rec: rec})
+		if d.Name == questions.ToolName {
+			args := parseAskArgs(d.Arguments)
+			if s.calls2 == nil {
+				s.calls2 = map[string]*callInfo{}
+			}
+			s.calls2[d.CallID] = &callInfo{legacy: !s.timed, ids: args.ids, rec: rec}
+			if check {
+				c.askCall(s, d.CallID, !s.timed, args, rec)
+			}
+		}
+	case session.ToolResult:
+		i := -1
+		for j, oc := range s.calls {
+			if oc.callID == d.CallID {
+				i = j
+				break
+			}
+		}
+		if i < 0 {
+			fail(invLogPairing, "tool/result "+d.CallID+" with no unresolved tool/call")
+			break
+		}
+		oc := s.calls[i]
+		if oc.turn != d.Turn || oc.step != d.Step {
+			fail(invLogPairing, "tool/result "+d.CallID+" in "+strconv.Itoa(d.Turn)+"/"+strconv.Itoa(d.Step)+
+				" for a call made in "+strconv.Itoa(oc.turn)+"/"+strconv.Itoa(oc.step), oc.rec)
+		}
+		if d.Err.Code != session.ToolOutcomeUnknown {
+			for _, p := range s.ptc {
+				if p.parent == d.CallID {
+					fail(invLogPairing, "tool/result of "+d.CallID+" while its sub-call "+p.sub+" has not settled", p.rec)
+					break
+				}
+			}
+		}
+		s.calls = append(s.calls[:i], s.calls[i+1:]...)
+		if check && oc.name == questions.ToolName {
+			c.toolResult(s, d, rec)
+		}
+	case session.PTCDispatchStart:
+		open := false
+		for _, oc := range s.calls {
+			if oc.callID == d.Parent {
+				open = true
+			}
+		}
+		if !open {
+			fail(invLogPairing, "tool/ptc-dispatch-start "+d.SubCallID+" outside an unresolved parent call "+d.Parent)
+		}
+		for _, p := range s.ptc {
+			if p.sub == d.SubCallID {
+				fail(invLogPairing, "tool/ptc-dispatch-start "+d.SubCallID+" started twice", p.rec)
+			}
+		}
+		s.ptc = append(s.ptc, openPTC{sub: d.SubCallID, parent: d.Parent, name: d.Name, rec: rec})
+		if d.Name == questions.ToolName {
+			args := parseAskArgs(d.Arguments)
+			if s.calls2 == nil {
+				s.calls2 = map[string]*callInfo{}
+			}
+			s.calls2[d.SubCallID] = &callInfo{ids: args.ids, rec: rec}
+			if check {
+				c.ptcAsk(s, d.SubCallID, args, rec)
+			}
+		}
+	case session.PTCDispatch:
+		i := -1
+		for j, p := range s.ptc {
+			if p.sub == d.SubCallID {
+				i = j
+			}
+		}
+		if i < 0 {
+			fail(invLogPairing, "tool/ptc-dispatch "+d.SubCallID+" with no unresolved tool/ptc-dispatch-start")
+			break
+		}
+		s.ptc = append(s.ptc[:i], s.ptc[i+1:]...)
+		if check && d.Name == questions.ToolName {
+			c.ptcResult(s, d, rec)
+		}
+	case session.UserMessage:
+		if !s.stepOpen {
+			fail(invLogNesting, "user/message "+d.Message.ID+" admitted outside an open step")
+		}
+	}
+}
+
+// inbox folds agent/inbox/spliced events and tracks late replies.
+func (c *Checker) inbox(s *sessModel, e session.Event, rec int, check bool) {
+	switch d := e.Data.(type) {
+	case session.InboxSpliced:
+		var list *[]session.Message
+		switch d.Target {
+		case session.NextTurn:
+			list = &s.nextTurn
+		case session.NextStep:
+			list = &s.nextStep
+		default:
+			if check {
+				c.fail(invInboxMirror, rec, s.id+": splice of unknown inbox target "+strconv.Quote(d.Target))
+			}
+			return
+		}
+		l := *list
+		if d.Start < 0 || d.Removed < 0 || d.Start+d.Removed > len(l) {
+			if check {
+				c.fail(invInboxMirror, rec, s.id+": splice start="+strconv.Itoa(d.Start)+" removed="+strconv.Itoa(d.Removed)+
+					" out of range of "+d.Target+" (len "+strconv.Itoa(len(l))+")")
+			}
+			return
+		}
+		for _, m := range l[d.Start : d.Start+d.Removed] {
+			r := s.findReply(m.ID)
+			if r == nil || (r.state != replyQueued) {
+				continue
+			}
+			if d.Outcome == session.OutcomeCanceled {
+				r.state, r.endRec = replyDiscarded, rec
+			} else {
+				r.state, r.claimedTurn, r.claimedOpen = replyClaimed, s.turn, s.turnOpen
+			}
+		}
+		for _, m := range d.Inserted {
+			if inList(s.nextTurn, m.ID) || inList(s.nextStep, m.ID) {
+				if !(d.Removed > 0 && inList(l[d.Start:d.Start+d.Removed], m.ID)) && check {
+					c.fail(invInboxMirror, rec, s.id+": message id "+m.ID+" queued twice while pending")
+				}
+			}
+		}
+		nl := make([]session.Message, 0, len(l)-d.Removed+len(d.Inserted))
+		nl = append(nl, l[:d.Start]...)
+		nl = append(nl, d.Inserted...)
+		nl = append(nl, l[d.Start+d.Removed:]...)
+		*list = nl
+		for _, m := range d.Inserted {
+			if m.Source.Kind != session.SourceUserQuestionReply {
+				continue
+			}
+			if check {
+				c.replyQueued(s, m, len(s.log)-1, rec)
+			}
+			s.replies = append(s.replies, &reply{msgID: m.ID, callID: m.Source.CallID, state: replyQueued,
+				insertIdx: len(s.log) - 1, insertRec: rec, endRec: -1})
+		}
+	case session.UserMessage:
+		if d.Message.Source.Kind == session.SourceUserQuestionReply {
+			if r := s.findReply(d.Message.ID); r != nil && (r.state == replyClaimed || r.state == replyQueued) {
+				r.state, r.endRec = replyAdmitted, rec
+			}
+		}
+	}
+}
+
+func inList(l []session.Message, id string) bool {
+	for _, m := range l {
+		if m.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// viewAt is the reference projection of s's log through length n (nil when off).
+func (c *Checker) viewAt(s *sessModel, n int) (wire.QuestionsView, bool) {
+	if s.fold == nil {
+		return wire.QuestionsView{}, false
+	}
+	if n == len(s.log) {
+		return s.fold.view(), true
+	}
+	c.foldEvents += n
+	if c.opts.Fold != nil {
+		return c.opts.Fold(s.log[:n], s.inherited), true
+	}
+	return questions.Fold(s.log[:n], s.inherited), true
+}
+
+// inboxAt folds the inbox of s's log through length n.
+func inboxAt(s *sessModel, n int) wire.InboxView {
+	if n == len(s.log) {
+		return s.inboxView()
+	}
+	var nt, ns []session.Message
+	for _, e := range s.log[:n] {
+		d, ok := e.Data.(session.InboxSpliced)
+		if !ok || e.Seq < s.inherited {
+			continue
+		}
+		l := &nt
+		if d.Target == session.NextStep {
+			l = &ns
+		} else if d.Target != session.NextTurn {
+			continue
+		}
+		if d.Start < 0 || d.Start+d.Removed > len(*l) {
+			continue
+		}
+		nl := append(append(append([]session.Message{}, (*l)[:d.Start]...), d.Inserted...), (*l)[d.Start+d.Removed:]...)
+		*l = nl
+	}
+	return wire.InboxView{NextTurn: nt, NextStep: ns}
+}

@@ -1,0 +1,495 @@
+package oracle
+
+import (
+	"strconv"
+
+	"github.com/twosettle/twosettle/engine/wire"
+)
+
+// A foreground is one question's first settlement: a model ask_user_question call (or a
+// run_code sub-call, or a direct service ask) from its start to its result, with the
+// timed wait the host runs for it, as commands, frames and effects show it.
+
+type fgKey struct{ session, callID string }
+
+// Modes of a foreground.
+const (
+	modeUnknown  = iota // not known yet (a default timeout, a sub-call)
+	modeLegacy          // legacy schema: blocking ask, no wait
+	modeBlocking        // timed schema with -1: blocking ask with wait {callId}
+	modeTimed           // a timed wait
+	modeInvalid         // arguments the tool must reject before asking
+)
+
+const (
+	fgTool = iota
+	fgPTC
+	fgDirect
+)
+
+type foreground struct {
+	key      fgKey
+	kind     int
+	directID string
+	startRec int
+	start    int64
+	mode     int
+	argMs    int64 // timeout from the arguments (ms), 0 if absent
+	dupID    string
+
+	deadline   int64
+	dlKnown    bool
+	dlFromArgs bool
+	evidence   bool // a timed wait evidently exists (timed request, wait note, claim frame)
+
+	event       *gwEvent
+	connectedAt int // connected generations when it started
+
+	claims         int
+	unclaimedSince int64
+	releaseRec     int
+	streams        []*stream
+
+	parentAbortRec int
+	lost           bool // cut off by a restart
+	endRec         int
+	waitEndRec     int // the wait evidently ended (note, finished request, result)
+	expiryRec      int // the host expired it (unattended)
+	resultRec      int
+
+	noteLive, noteCreated, noteExpired bool
+	noteClaims                         int
+	noteDeadline                       int64
+	noteRec                            int
+}
+
+func (c *Checker) newForeground(key fgKey, kind, rec int) *foreground {
+	fg := &foreground{key: key, kind: kind, startRec: rec, start: c.recs[rec].Time, releaseRec: -1,
+		parentAbortRec: -1, endRec: -1, waitEndRec: -1, expiryRec: -1, resultRec: -1, noteRec: -1}
+	fg.unclaimedSince = fg.start
+	for _, cn := range c.conns {
+		if cn.connected {
+			fg.connectedAt++
+		}
+	}
+	c.fgs[key] = fg
+	c.active = append(c.active, fg)
+	return fg
+}
+
+// setTimed marks the foreground as a timed wait and fixes its deadline when known.
+func (c *Checker) setTimed(fg *foreground, rec int, why string) {
+	switch fg.mode {
+	case modeLegacy, modeBlocking, modeInvalid:
+		c.fail(invToolMode, rec, fg.key.session+"/"+fg.key.callID+": a "+modeName(fg.mode)+" call got a timed wait ("+why+")", fg.startRec)
+	}
+	fg.evidence = true
+	if fg.mode == modeUnknown {
+		fg.mode = modeTimed
+	}
+	if !fg.dlKnown {
+		ms := fg.argMs
+		if ms <= 0 {
+			ms = c.opts.DefaultTimeoutMs
+		}
+		if ms > 0 && fg.kind != fgDirect {
+			fg.deadline, fg.dlKnown, fg.dlFromArgs = fg.start+ms, true, true
+		}
+	}
+}
+
+func modeName(m int) string {
+	switch m {
+	case modeLegacy:
+		return "legacy"
+	case modeBlocking:
+		return "blocking (-1)"
+	case modeTimed:
+		return "timed"
+	case modeInvalid:
+		return "invalid"
+	}
+	return "unknown"
+}
+
+// expiryAt is the instant a correct host expires the wait if nothing else ends it: the
+// first instant at or after the deadline with no claim held (WAIT-3, WAIT-5).
+func (fg *foreground) expiryAt() (int64, bool) {
+	if fg.mode != modeTimed || !fg.dlKnown || fg.claims > 0 {
+		return 0, false
+	}
+	if fg.unclaimedSince > fg.deadline {
+		return fg.unclaimedSince, true
+	}
+	return fg.deadline, true
+}
+
+func (fg *foreground) open() bool { return fg.resultRec < 0 && !fg.lost && fg.waitEndRec < 0 }
+
+// askCall starts the foreground of a model ask_user_question call.
+func (c *Checker) askCall(s *sessModel, callID string, legacy bool, a askArgs, rec int) {
+	fg := c.newForeground(fgKey{s.id, callID}, fgTool, rec)
+	switch {
+	case legacy:
+		fg.mode = modeLegacy
+	case !a.ok:
+		fg.mode = modeInvalid
+	case a.dupID != "":
+		fg.mode, fg.dupID = modeInvalid, a.dupID
+	case a.hasTimeout && !a.timeoutOK:
+		fg.mode = modeInvalid
+	case a.hasTimeout && a.timeoutSecs == -1:
+		fg.mode = modeBlocking
+	case a.hasTimeout:
+		fg.mode, fg.argMs = modeTimed, int64(a.timeoutSecs*1000)
+	case c.opts.DefaultTimeoutMs > 0:
+		fg.mode, fg.argMs = modeTimed, c.opts.DefaultTimeoutMs
+	case c.opts.DefaultTimeoutMs < 0:
+		fg.mode = modeBlocking
+	}
+	if fg.mode == modeTimed {
+		fg.deadline, fg.dlKnown, fg.dlFromArgs = fg.start+fg.argMs, true, true
+	}
+}
+
+// ptcAsk starts the foreground of a run_code sub-call of ask_user_question. Its mode is
+// known only from evidence (the header lists run_code only).
+func (c *Checker) ptcAsk(s *sessModel, sub string, a askArgs, rec int) {
+	fg := c.newForeground(fgKey{s.id, sub}, fgPTC, rec)
+	if a.ok && a.hasTimeout && a.timeoutOK && a.timeoutSecs > 0 {
+		fg.argMs = int64(a.timeoutSecs * 1000)
+	}
+}
+
+// directOp is a Direct command awaiting its DirectResult.
+type directOp struct {
+	rec     int
+	op      string
+	session string
+	agent   string
+	body    directBody
+	fg      *foreground
+	stale   bool // the caller is not the live root (stale instance, or a child of a live owner)
+}
+
+func (c *Checker) directCmd(i int, x wire.Direct) {
+	d := &directOp{rec: i, op: x.Op, session: x.Session, agent: x.Agent, body: parseDirectBody(x.Body)}
+	s := c.sessions[x.Session]
+	d.stale = x.Agent == wire.AgentStale || (x.Agent == wire.AgentLive && s != nil && s.childLive)
+	c.directs[x.ID] = d
+	if x.Agent != wire.AgentLive {
+		return
+	}
+	switch x.Op {
+	case wire.OpAskTimed:
+		fg := c.newForeground(fgKey{x.Session, d.body.CallID}, fgDirect, i)
+		fg.directID = x.ID
+		if t := d.body.TimeoutMs; t != nil && *t >= 1 && *t <= 2147483647 && *t == float64(int64(*t)) {
+			fg.argMs = int64(*t)
+			fg.deadline, fg.dlKnown, fg.dlFromArgs = fg.start+fg.argMs, true, true
+		}
+		d.fg = fg
+	case wire.OpAsk:
+		key := fgKey{x.Session, "direct:" + x.ID}
+		fg := c.newForeground(key, fgDirect, i)
+		fg.directID, fg.mode = x.ID, modeLegacy
+		if d.body.Wait != nil && d.body.Wait.CallID != "" {
+			delete(c.fgs, key)
+			fg.key = fgKey{x.Session, d.body.Wait.CallID}
+			c.fgs[fg.key] = fg
+			fg.mode = modeBlocking
+			if d.body.Wait.Timed {
+				fg.mode = modeUnknown
+			}
+		}
+		d.fg = fg
+	}
+}
+
+// linkEvent ties a newly seen question request to its foreground: by wait.callId, or, for
+// an unkeyed request, to the one unlinked unkeyed foreground of that Session started in
+// this Apply.
+func (c *Checker) linkEvent(i int, ev *gwEvent) {
+	if ev.keyed {
+		fg := c.fgs[fgKey{ev.agent, ev.callID}]
+		if fg == nil {
+			fg = c.newForeground(fgKey{ev.agent, ev.callID}, fgTool, i)
+		}
+		if fg.event != nil && !fg.event.finished && fg.open() {
+			return
+		}
+		fg.event, ev.fg = ev, fg
+		switch {
+		case fg.mode == modeInvalid:
+			c.fail(invToolMode, i, ev.agent+"/"+ev.callID+": an invalid call reached a client instead of failing first", fg.startRec)
+		case ev.timed:
+			c.setTimed(fg, i, "timed request")
+		case fg.mode == modeTimed || fg.mode == modeLegacy:
+			c.fail(invToolMode, i, ev.agent+"/"+ev.callID+": a "+modeName(fg.mode)+" call forwarded wait {callId} without timed", fg.startRec)
+		default:
+			fg.mode = modeBlocking
+		}
+		return
+	}
+	var cand *foreground
+	n := 0
+	for _, fg := range c.active {
+		if fg.key.session == ev.agent && fg.event == nil && fg.startRec >= c.ap.idx && (fg.mode == modeLegacy || fg.mode == modeInvalid) {
+			cand, n = fg, n+1
+		}
+	}
+	if n == 1 {
+		cand.event, ev.fg = ev, cand
+		if cand.mode == modeInvalid {
+			c.fail(invToolMode, i, ev.agent+"/"+cand.key.callID+": an invalid call reached a client instead of failing first", cand.startRec)
+		}
+		return
+	}
+	for _, fg := range c.active {
+		if fg.key.session == ev.agent && fg.startRec >= c.ap.idx && (fg.mode == modeTimed || fg.mode == modeBlocking) && fg.kind == fgTool {
+			c.fail(invToolMode, i, ev.agent+"/"+fg.key.callID+": the request forwarded for a "+modeName(fg.mode)+" call carries no wait", fg.startRec)
+			return
+		}
+	}
+}
+
+func (c *Checker) parentAbort(session string, i int) {
+	for _, fg := range c.active {
+		s := c.sessions[fg.key.session]
+		if (fg.key.session == session || (s != nil && s.owner == session)) && fg.parentAbortRec < 0 {
+			fg.parentAbortRec = i
+		}
+	}
+}
+
+// waitsAtCommand runs at the start of every host Apply: under an exact runner no command
+// is applied after a wait's expiry instant while the wait is still open.
+func (c *Checker) waitsAtCommand(i int) {
+	if c.opts.LazyTimers || !c.on(invWaitExpiresOnTime) {
+		return
+	}
+	now := c.recs[i].Time
+	for _, fg := range c.active {
+		if !fg.open() || !c.endVisible(fg) {
+			continue
+		}
+		if e, ok := fg.expiryAt(); ok && now > e {
+			c.fail(invWaitExpiresOnTime, i, fg.key.session+"/"+fg.key.callID+": the wait should have expired at t="+strconv.FormatInt(e, 10)+
+				" (deadline "+strconv.FormatInt(fg.deadline, 10)+", no claim held) but is still open at t="+strconv.FormatInt(now, 10), fg.startRec, fg.releaseRec)
+		}
+	}
+}
+
+// endVisible reports whether the trace would show the end of fg's wait when it happens:
+// with WaitNote effects, with a delivered request (its cancels), or when nothing can
+// delay the call's result (it is the earliest unresolved call of its step).
+func (c *Checker) endVisible(fg *foreground) bool {
+	if c.hasNotes || fg.kind != fgTool || (fg.event != nil && len(fg.event.holders) > 0) {
+		return true
+	}
+	s := c.sessions[fg.key.session]
+	if s == nil {
+		return true
+	}
+	for _, oc := range s.calls {
+		if oc.callID == fg.key.callID {
+			return true
+		}
+		if oc.name != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// claimFrame checks the one frame of an attachWait stream and registers the claim.
+func (c *Checker) claimFrame(i int, st *stream, v []byte) {
+	now := c.recs[i].Time
+	name := st.session + "/" + st.call
+	if st.items > 1 {
+		c.fail(invWaitClaimFrame, i, name+": a second item on claim stream "+st.key.id, st.itemRec)
+		return
+	}
+	fg := st.fg
+	if fg == nil {
+		fg = c.fgs[fgKey{st.session, st.call}]
+		st.fg = fg
+	}
+	if fg == nil {
+		c.fail(invWaitClaimFrame, i, name+": a claim frame for a wait that does not exist", st.openRec)
+		return
+	}
+	if fg.mode == modeLegacy || fg.mode == modeBlocking || fg.mode == modeInvalid {
+		c.fail(invWaitClaimFrame, i, name+": a claim frame for a "+modeName(fg.mode)+" call, which has no timed wait", fg.startRec)
+		return
+	}
+	if !fg.open() {
+		end := fg.resultRec
+		if end < 0 {
+			end = fg.waitEndRec
+		}
+		c.fail(invWaitClaimFrame, i, name+": a claim frame for a wait that already ended", end)
+		return
+	}
+	rem, ok := remainingMs(v)
+	if !ok {
+		c.fail(invWaitClaimFrame, i, name+": claim frame "+clip(string(v))+" is not {\"remainingMs\":N}")
+		return
+	}
+	c.setTimed(fg, i, "claim frame")
+	if fg.dlKnown {
+		want := fg.deadline - now
+		if want < 0 {
+			want = 0
+		}
+		if rem != want {
+			c.fail(invWaitClaimFrame, i, name+": remainingMs "+strconv.FormatInt(rem, 10)+", want max(0, "+strconv.FormatInt(fg.deadline, 10)+
+				" − "+strconv.FormatInt(now, 10)+") = "+strconv.FormatInt(want, 10), fg.startRec)
+		}
+		if now >= fg.deadline && fg.claims == 0 {
+			c.fail(invWaitClaimFrame, i, name+": attached at t="+strconv.FormatInt(now, 10)+", past the deadline "+strconv.FormatInt(fg.deadline, 10)+
+				" with no other claim: the wait must expire and yield no frame", fg.startRec)
+		}
+	} else if rem > 0 {
+		fg.deadline, fg.dlKnown = now+rem, true
+	}
+	st.claim, st.itemRec = true, i
+	fg.claims++
+	fg.streams = append(fg.streams, st)
+}
+
+// hostExpiry is called at the record where the host evidently expired fg's wait
+// unattended (a WaitNote expired, a request aborted with no parent abort, or a pending
+// result with no winning ASK_TIMED_OUT).
+func (c *Checker) hostExpiry(fg *foreground, rec int) {
+	if fg.expiryRec >= 0 {
+		return
+	}
+	fg.expiryRec = rec
+	now := c.recs[rec].Time
+	name := fg.key.session + "/" + fg.key.callID
+	for _, st := range fg.streams {
+		if st.claim && st.itemRec < c.ap.idx && (!st.ended || (st.endRec >= c.ap.idx && !st.endByCmd)) {
+			c.fail(invWaitClaimedNoExpiry, rec, name+": the host expired the wait while "+st.key.client+"."+strconv.Itoa(st.key.gen)+
+				" held a claim (stream "+st.key.id+")", st.itemRec)
+			break
+		}
+	}
+	if fg.dlKnown && now < fg.deadline {
+		c.fail(invWaitDeadline, rec, name+": the host expired the wait at t="+strconv.FormatInt(now, 10)+", before its deadline "+
+			strconv.FormatInt(fg.deadline, 10), fg.startRec)
+	}
+}
+
+func (c *Checker) waitNote(i int, x wire.WaitNote) {
+	now := c.recs[i].Time
+	key := fgKey{x.Session, x.CallID}
+	fg := c.fgs[key]
+	name := x.Session + "/" + x.CallID
+	if fg == nil || (x.Kind == wire.WaitCreated && !fg.open() && !fg.noteLive) {
+		if fg == nil || fg.resultRec >= 0 || fg.lost {
+			fg = c.newForeground(key, fgTool, i)
+		}
+	}
+	if x.Kind == wire.WaitCreated {
+		if fg.noteLive {
+			c.fail(invWaitLifecycle, i, name+": wait created while another wait for the call is live", fg.noteRec)
+		}
+		c.setTimed(fg, i, "wait note")
+		fg.noteLive, fg.noteCreated, fg.noteExpired, fg.noteClaims, fg.noteDeadline, fg.noteRec = true, true, false, 0, x.Deadline, i
+		if fg.dlKnown && x.Deadline != fg.deadline {
+			c.fail(invWaitDeadline, i, name+": wait created with deadline "+strconv.FormatInt(x.Deadline, 10)+", but its call fixes "+
+				strconv.FormatInt(fg.deadline, 10), fg.startRec)
+		}
+		if !fg.dlKnown {
+			fg.deadline, fg.dlKnown = x.Deadline, true
+		}
+		return
+	}
+	if !fg.noteLive {
+		c.fail(invWaitLifecycle, i, name+": wait "+x.Kind+" reported for no live wait", fg.noteRec)
+		return
+	}
+	switch x.Kind {
+	case wire.WaitArmed:
+		if fg.noteClaims > 0 {
+			c.fail(invWaitClaimedNoExpiry, i, name+": timer armed while "+strconv.Itoa(fg.noteClaims)+" claim(s) are held", fg.noteRec)
+		}
+		want := fg.noteDeadline
+		if now > want {
+			want = now
+		}
+		if x.At != want {
+			c.fail(invWaitDeadline, i, name+": timer armed at "+strconv.FormatInt(x.At, 10)+", want max(now, deadline) = "+strconv.FormatInt(want, 10)+
+				": the deadline moved", fg.noteRec)
+		}
+	case wire.WaitClaimed:
+		if x.Claims != fg.noteClaims+1 {
+			c.fail(invWaitLifecycle, i, name+": claims went from "+strconv.Itoa(fg.noteClaims)+" to "+strconv.Itoa(x.Claims)+" on one claim", fg.noteRec)
+		}
+		fg.noteClaims = x.Claims
+		want := fg.noteDeadline - now
+		if want < 0 {
+			want = 0
+		}
+		if x.Remaining != want {
+			c.fail(invWaitClaimFrame, i, name+": claim reported remaining "+strconv.FormatInt(x.Remaining, 10)+", want "+strconv.FormatInt(want, 10), fg.noteRec)
+		}
+	case wire.WaitReleased:
+		if x.Claims != fg.noteClaims-1 || x.Claims < 0 {
+			c.fail(invWaitLifecycle, i, name+": claims went from "+strconv.Itoa(fg.noteClaims)+" to "+strconv.Itoa(x.Claims)+" on one release", fg.noteRec)
+		}
+		fg.noteClaims = x.Claims
+	case wire.WaitExpired:
+		if fg.noteClaims > 0 {
+			c.fail(invWaitClaimedNoExpiry, i, name+": expired while "+strconv.Itoa(fg.noteClaims)+" claim(s) are held", fg.noteRec)
+		}
+		if now < fg.noteDeadline {
+			c.fail(invWaitDeadline, i, name+": expired at "+strconv.FormatInt(now, 10)+", before the deadline "+strconv.FormatInt(fg.noteDeadline, 10), fg.noteRec)
+		}
+		fg.noteExpired = true
+		if fg.waitEndRec < 0 {
+			fg.waitEndRec = i
+		}
+		c.hostExpiry(fg, i)
+	case wire.WaitClosed:
+		fg.noteLive = false
+		if fg.waitEndRec < 0 {
+			fg.waitEndRec = i
+		}
+	}
+}
+
+// waitsEndApply checks the calls whose result this Apply recorded.
+func (c *Checker) waitsEndApply() {
+	ap := &c.ap
+	for _, fg := range ap.results {
+		name := fg.key.session + "/" + fg.key.callID
+		if ev := fg.event; ev != nil && !ev.finished {
+			if len(ev.holders) > 0 {
+				c.fail(invForegroundEndsWaterfall, ap.idx, name+": the call has its result but ev="+ev.id+" is still delivered to "+
+					ev.holders[0].String(), fg.resultRec, ev.holderRec[0])
+			}
+			ev.finished, ev.finishKind, ev.finishRec, ev.finishAp = true, finishResult, fg.resultRec, ap.idx
+		}
+		for _, st := range fg.streams {
+			if !st.ended {
+				c.fail(invForegroundEndsWaterfall, ap.idx, name+": the call has its result but claim stream "+st.key.id+" of "+
+					st.key.client+"."+strconv.Itoa(st.key.gen)+" is still open", fg.resultRec, st.itemRec)
+				break
+			}
+		}
+		if fg.noteLive && !fg.noteExpired {
+			c.fail(invWaitLifecycle, ap.idx, name+": the call has its result but its wait was never closed", fg.noteRec, fg.resultRec)
+		}
+		fg.noteLive = false
+	}
+	if c.opts.LazyTimers && c.on(invWaitExpiresOnTime) {
+		for _, fg := range c.active {
+			if e, ok := fg.expiryAt(); ok && fg.open() && ap.now >= e && c.endVisible(fg) {
+				c.fail(invWaitExpiresOnTime, ap.idx, fg.key.session+"/"+fg.key.callID+": still open after an Apply at t="+
+					strconv.FormatInt(ap.now, 10)+", past its expiry instant "+strconv.FormatInt(e, 10), fg.startRec)
+			}
+		}
+	}
+}
