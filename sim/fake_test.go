@@ -171,14 +171,14 @@ func (h *fakeHost) endStep(now int64, id string) {
 
 func (h *fakeHost) Apply(now int64, cmd wire.Command) ([]wire.Effect, error) {
 	h.out = h.out[:0]
-	clear(h.preApply)
-	for id, s := range h.sess {
-		h.preApply[id] = s.log.Persisted()
-	}
 	if r, ok := cmd.(wire.Restart); ok {
 		h.restart(now, r.CutAfter)
 		h.lastEffs = nil
 		return h.out, nil
+	}
+	clear(h.preApply)
+	for id, s := range h.sess {
+		h.preApply[id] = s.log.Persisted()
 	}
 	h.fire(now)
 	if err := h.apply(now, cmd); err != nil {

@@ -215,7 +215,6 @@ func (r *Runner) injectFault(f *Fault, random bool) {
 		case FaultReload:
 			r.teardown(ci, false, true, trace.WhyLinkDown)
 			c.incarnation++
-			clear(c.pending)
 			c.fresh = true
 			r.applyClient(ci, wire.Reload{}, false)
 		case FaultClientCrash:

@@ -59,6 +59,8 @@ func (r *Runner) restart(cutAfter int) {
 	}
 	r.modelReset()
 	r.watchersReset()
+	r.cur.active = false
+	r.failUnanswered()
 	effs, err := r.host.Apply(r.now, wire.Restart{CutAfter: cutAfter})
 	if err != nil {
 		r.rec(trace.ActorHost, trace.Reject, 0, trace.Rejected{Input: wire.Restart{CutAfter: cutAfter}, Err: err.Error()})
@@ -84,6 +86,18 @@ func (r *Runner) deliverHost(e *event) {
 		r.connecting = int(e.client)
 		r.applyHost(e.cmd, true)
 		r.connecting = -1
+		return
+	}
+	if e.kind == evHTTPToHost {
+		ci := int(e.client)
+		rpc := rpcOf(e.cmd)
+		if p, ok := r.cl[ci].pending[rpc]; ok && p.inc == e.epoch {
+			p.delivered = true
+			r.cl[ci].pending[rpc] = p
+		}
+		r.cur = curRequest{ci: ci, rpc: rpc, inc: e.epoch, active: true}
+		r.applyHost(e.cmd, true)
+		r.cur.active = false
 		return
 	}
 	r.applyHost(e.cmd, true)
@@ -135,12 +149,31 @@ func (r *Runner) sendReply(e wire.Reply) {
 		return
 	}
 	c := &r.cl[ci]
-	inc, ok := c.pending[e.RPCID]
+	var inc int32
+	ok := false
+	if r.cur.active && r.cur.ci == ci && r.cur.rpc == e.RPCID {
+		// the reply to the request being applied: exactly that request
+		inc, ok = r.cur.inc, true
+		r.cur.active = false
+		if p, has := c.pending[e.RPCID]; has && p.inc == inc {
+			delete(c.pending, e.RPCID)
+		}
+	} else if p, has := c.pending[e.RPCID]; has && p.delivered {
+		inc, ok = p.inc, true
+		delete(c.pending, e.RPCID)
+	}
 	if !ok {
 		r.rec(trace.ActorNet, trace.Drop, 0, trace.Dropped{To: c.name, Why: trace.WhyNoRequest, What: e})
 		return
 	}
-	delete(c.pending, e.RPCID)
+	if inc != c.incarnation {
+		r.rec(trace.ActorNet, trace.Drop, 0, trace.Dropped{To: c.name, Why: trace.WhyReloaded, What: e})
+		return
+	}
+	if c.crashed {
+		r.rec(trace.ActorNet, trace.Drop, 0, trace.Dropped{To: c.name, Why: trace.WhyCrashed, What: e})
+		return
+	}
 	r.httpToClient(ci, wire.FromHTTP{RPCID: e.RPCID, Envelope: e.Envelope}, inc)
 }
 

@@ -162,8 +162,8 @@ func (r *Runner) step(i int) {
 		case wire.Send:
 			r.noteSession(c.Session)
 		}
+		r.modelCommand(st.Host) // before the Apply: an EndStep ends this step, not the one it opens
 		r.applyHost(st.Host, true)
-		r.modelCommand(st.Host)
 	case st.User != nil:
 		r.applyClient(r.clientIndex(st.Client), wire.User{Action: *st.User}, false)
 	case st.Net != nil:

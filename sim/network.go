@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"sort"
+
 	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/trace"
 )
@@ -44,8 +46,9 @@ func (r *Runner) httpToHost(ci int, rpc string, cmd wire.Command) {
 		r.push(event{kind: evHTTPToClient, client: int16(ci), link: -1, epoch: c.incarnation, in: netFailure(rpc)}, r.now+lat)
 		return
 	}
-	c.pending[rpc] = c.incarnation
-	r.push(event{kind: evHTTPToHost, client: int16(ci), link: -1, cmd: cmd}, r.now+lat)
+	_, call := cmd.(wire.Call)
+	c.pending[rpc] = request{inc: c.incarnation, call: call}
+	r.push(event{kind: evHTTPToHost, client: int16(ci), link: -1, epoch: c.incarnation, cmd: cmd}, r.now+lat)
 }
 
 // httpToClient sends the reply to a request made by incarnation inc of the client.
@@ -158,12 +161,10 @@ func (r *Runner) killHTTP(ci int) {
 		case evHTTPToHost:
 			r.rec(trace.ActorNet, trace.Drop, 0, trace.Dropped{To: trace.ActorHost, Why: trace.WhyLost, What: e.cmd})
 			rpc := rpcOf(e.cmd)
-			inc, ok := c.pending[rpc]
-			if !ok {
-				inc = c.incarnation
+			if p, ok := c.pending[rpc]; ok && p.inc == e.epoch {
+				delete(c.pending, rpc)
 			}
-			delete(c.pending, rpc)
-			e.kind, e.cmd, e.in, e.epoch = evHTTPToClient, nil, netFailure(rpc), inc
+			e.kind, e.cmd, e.in = evHTTPToClient, nil, netFailure(rpc)
 		case evHTTPToClient:
 			if isNetFailure(e.in) {
 				return
@@ -201,6 +202,29 @@ func sortEvents(es []*event) {
 	for i := 1; i < len(es); i++ {
 		for j := i; j > 0 && es[j].before(es[j-1]); j-- {
 			es[j], es[j-1] = es[j-1], es[j]
+		}
+	}
+}
+
+// failUnanswered fails every Call the host had received and not answered when it
+// crashed: the client's request dies with the connection (in rpc id order).
+func (r *Runner) failUnanswered() {
+	for ci := range r.cl {
+		c := &r.cl[ci]
+		if c.crashed || len(c.pending) == 0 {
+			continue
+		}
+		var ids []string
+		for id, p := range c.pending {
+			if p.call && p.delivered {
+				ids = append(ids, id)
+			}
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			p := c.pending[id]
+			delete(c.pending, id)
+			r.push(event{kind: evHTTPToClient, client: int16(ci), link: -1, epoch: p.inc, in: netFailure(id)}, r.now+r.draw(c.cfg.HTTP))
 		}
 	}
 }

@@ -60,6 +60,21 @@ type Runner struct {
 	started    bool
 	scratch    []*event
 	wnext      []watcher
+	cur        curRequest // the HTTP request the host is applying
+}
+
+// request is an outstanding HTTP request of a client.
+type request struct {
+	inc       int32 // the page (incarnation) that sent it
+	call      bool  // a Call: the host owes a Reply (an EventResult gets one only on failure)
+	delivered bool  // the host has it
+}
+
+type curRequest struct {
+	ci     int
+	rpc    string
+	inc    int32
+	active bool
 }
 
 type pcgPair struct{ p *rand.PCG }
@@ -93,7 +108,7 @@ type clientSim struct {
 	partitionUntil int64
 	delayNext      int64
 	loseNext       int
-	pending        map[string]int32 // outstanding HTTP requests: rpc id -> incarnation
+	pending        map[string]request // outstanding HTTP requests by rpc id
 }
 
 // NewRunner returns a Runner with empty buffers.
@@ -133,7 +148,7 @@ func (r *Runner) Run(cfg *Config, host wire.HostPort, clients map[string]wire.Cl
 		c := &r.cl[i]
 		pending := c.pending
 		if pending == nil {
-			pending = map[string]int32{}
+			pending = map[string]request{}
 		} else {
 			clear(pending)
 		}
