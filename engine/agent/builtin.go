@@ -55,15 +55,40 @@ func (c *Call) wake() {
 }
 
 func sleepMs(args string) (int64, bool) {
-	var a struct {
-		Ms *json.Number `json:"ms"`
+	if n, ok := sleepMsFast(args); ok {
+		return n, n <= MaxSleepMs
 	}
-	if err := json.Unmarshal([]byte(args), &a); err != nil || a.Ms == nil {
+	var a struct {
+		Ms json.RawMessage `json:"ms"`
+	}
+	if err := json.Unmarshal([]byte(args), &a); err != nil || len(a.Ms) == 0 {
 		return 0, false
 	}
-	n, err := a.Ms.Int64()
+	n, err := strconv.ParseInt(string(a.Ms), 10, 64) // a JSON integer literal only
 	if err != nil || n < 0 || n > MaxSleepMs {
 		return 0, false
+	}
+	return n, true
+}
+
+// sleepMsFast reads the exact form {"ms":N} (N plain decimal digits, no leading zero,
+// no whitespace) without reflection; anything else is left to encoding/json.
+func sleepMsFast(args string) (int64, bool) {
+	const pre = `{"ms":`
+	if len(args) < len(pre)+2 || args[:len(pre)] != pre || args[len(args)-1] != '}' {
+		return 0, false
+	}
+	digits := args[len(pre) : len(args)-1]
+	if len(digits) > 10 || (len(digits) > 1 && digits[0] == '0') {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
 	}
 	return n, true
 }
