@@ -49,6 +49,7 @@ type page struct {
 	unkeyedN  int
 	cardN     int
 	pubN      int
+	seqN      int // deliveries and streams, in the order they appear
 	gen       int
 	connected bool
 

@@ -3,6 +3,7 @@ package client
 import (
 	"encoding/json"
 	"math"
+	"sort"
 
 	"github.com/twosettle/twosettle/engine/wire"
 )
@@ -20,6 +21,7 @@ const msgWaitEnded = "the foreground question wait ended"
 
 // delivery is the client's listener for one waterfall delivery of its generation.
 type delivery struct {
+	seq     int // arrival order in the page
 	gen     int
 	eventID string
 	session string
@@ -31,6 +33,7 @@ type delivery struct {
 
 // stream is one attachWait claim stream.
 type stream struct {
+	seq    int // opening order in the page
 	id     string
 	gen    int
 	d      *delivery
@@ -93,12 +96,17 @@ func (c *Client) endGeneration(cancel bool) {
 	for _, d := range sortedDeliveries(c.page.deliveries) {
 		c.abort(d, cancel)
 	}
-	for id, s := range c.page.streams {
+	streams := make([]*stream, 0, len(c.page.streams))
+	for _, s := range c.page.streams {
+		streams = append(streams, s)
+	}
+	sort.Slice(streams, func(i, j int) bool { return streams[i].seq < streams[j].seq })
+	for _, s := range streams {
 		if cancel && s.open {
 			c.emit(wire.CancelStream{Gen: s.gen, StreamID: s.id})
 		}
 		s.open = false
-		delete(c.page.streams, id)
+		delete(c.page.streams, s.id)
 	}
 	c.page.deliveries = map[string]*delivery{}
 	c.page.connected = false
@@ -111,7 +119,8 @@ func (c *Client) onWaterfall(f wire.Waterfall) {
 	if !c.page.connected || f.EventID == "" || c.page.deliveries[f.EventID] != nil {
 		return
 	}
-	d := &delivery{gen: c.page.gen, eventID: f.EventID, session: f.AgentID}
+	c.page.seqN++
+	d := &delivery{seq: c.page.seqN, gen: c.page.gen, eventID: f.EventID, session: f.AgentID}
 	c.page.deliveries[f.EventID] = d
 	if f.Event != wire.EventQuestionsRequest || f.AgentID == "" || c.page.torn {
 		c.finish(d, wire.Outcome{Kind: wire.OutcomeNext})
@@ -131,7 +140,8 @@ func (c *Client) onWaterfall(f wire.Waterfall) {
 	k.requests++
 	if req.Wait != nil && req.Wait.Timed && callID != "" {
 		// CLAIM-1: the claim stream opens before the channel is attached.
-		s := &stream{id: c.mintStream(), gen: d.gen, d: d, open: true}
+		c.page.seqN++
+		s := &stream{seq: c.page.seqN, id: c.mintStream(), gen: d.gen, d: d, open: true}
 		d.claim = s
 		c.page.streams[s.id] = s
 		args := append([]byte(`{"agentId":`), wire.JSONString(f.AgentID)...)
@@ -286,16 +296,12 @@ func (c *Client) expire(k *card) {
 	c.finish(d, wire.Outcome{Kind: wire.OutcomeRejected, Error: wire.QuestionError(wire.AskTimedOut, wire.MsgAskTimedOut)})
 }
 
+// sortedDeliveries lists deliveries in arrival order.
 func sortedDeliveries(m map[string]*delivery) []*delivery {
 	out := make([]*delivery, 0, len(m))
 	for _, d := range m {
 		out = append(out, d)
 	}
-	// Event ids are opaque; order by id for determinism.
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].eventID < out[j-1].eventID; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
+	sort.Slice(out, func(i, j int) bool { return out[i].seq < out[j].seq })
 	return out
 }
