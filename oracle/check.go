@@ -449,7 +449,10 @@ func (c *Checker) endApply() {
 	if !c.ap.on {
 		return
 	}
-	c.gatewayEndApply()
-	c.waitsEndApply()
+	if c.ap.limit < 0 {
+		// a crash cut this Apply: its "by the end of the Apply" obligations never came due
+		c.gatewayEndApply()
+		c.waitsEndApply()
+	}
 	c.ap.on = false
 }

@@ -124,8 +124,13 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 	case wire.User:
 		a := x.Action
 		switch a.Kind {
-		case wire.ActSubmit:
-			cm.submit = true
+		case wire.ActSubmit, wire.ActNext:
+			cm.submit = true // the primary button submits on the last question
+		case wire.ActSkip:
+			cm.submit = true // skip on the last question submits (spec §6.6)
+			if k, ok := cm.cardKey(a); ok {
+				cm.frozen[k] = true // a draft mutation (CD-4)
+			}
 		case wire.ActType, wire.ActChoose, wire.ActTakeTime:
 			if k, ok := cm.cardKey(a); ok {
 				cm.frozen[k] = true
@@ -197,7 +202,9 @@ func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
 						c.fail(invClientClaimDiscipline, i, cm.name+": released its claim on "+ev.call+" in the same input, just before sending its outcome", cm.cur)
 					}
 				}
-				cm.results[x.RPCID] = &clientResult{key: k, eventID: x.EventID, rec: i}
+				if fh, ok := c.recs[cm.cur].Payload.(wire.FromHost); !ok || !isCancelOf(fh.Frame, x.EventID) {
+					cm.results[x.RPCID] = &clientResult{key: k, eventID: x.EventID, rec: i}
+				}
 			case wire.OutcomeNext:
 				if st != nil && !st.ended && !st.cancelled {
 					c.fail(invClientClaimDiscipline, i, cm.name+": delegated timed ev="+x.EventID+" with next while still holding its claim stream "+st.id, st.openRec)
@@ -242,4 +249,9 @@ func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
 			cm.submitUsed = true
 		}
 	}
+}
+
+func isCancelOf(f wire.Frame, ev string) bool {
+	c, ok := f.(wire.Cancel)
+	return ok && c.EventID == ev
 }

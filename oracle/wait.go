@@ -234,12 +234,16 @@ func (c *Checker) linkEvent(i int, ev *gwEvent) {
 	var cand *foreground
 	n := 0
 	for _, fg := range c.active {
-		if fg.key.session == ev.agent && fg.event == nil && fg.startRec >= c.ap.idx && (fg.mode == modeLegacy || fg.mode == modeInvalid) {
+		if fg.key.session == ev.agent && fg.event == nil && fg.startRec >= c.ap.idx &&
+			(fg.mode == modeLegacy || fg.mode == modeInvalid || (fg.kind == fgPTC && fg.mode == modeUnknown)) {
 			cand, n = fg, n+1
 		}
 	}
 	if n == 1 {
 		cand.event, ev.fg = ev, cand
+		if cand.mode == modeUnknown {
+			cand.mode = modeLegacy // a sub-call forwarded with no wait: the legacy tool
+		}
 		if cand.mode == modeInvalid {
 			c.fail(invToolMode, i, ev.agent+"/"+cand.key.callID+": an invalid call reached a client instead of failing first", cand.startRec)
 		}
@@ -256,6 +260,9 @@ func (c *Checker) linkEvent(i int, ev *gwEvent) {
 func (c *Checker) parentAbort(session string, i int) {
 	for _, fg := range c.active {
 		s := c.sessions[fg.key.session]
+		if e, ok := fg.expiryAt(); (ok && c.recs[i].Time >= e) || !fg.open() {
+			continue // the wait already ended (its result may still wait for earlier calls)
+		}
 		if (fg.key.session == session || (s != nil && s.owner == session)) && fg.parentAbortRec < 0 {
 			fg.parentAbortRec = i
 		}
