@@ -497,7 +497,9 @@ func (d *dec) scenario(n *yaml.Node) *Scenario {
 		}
 	}
 	if v := f["write-window"]; v != nil {
-		s.WriteWindow, _ = d.duration(v, "write-window", false)
+		if w, ok := d.duration(v, "write-window", false); ok {
+			s.WriteWindow = &w
+		}
 	}
 	if v := f["auto-end"]; v != nil {
 		if v.Kind == yaml.ScalarNode && v.Value == "never" {
@@ -728,6 +730,11 @@ func (d *dec) step(n *yaml.Node) (Step, bool) {
 			at = e.v
 		case k == "session":
 			st.Session, _ = d.ident(e.v, "session")
+		case k == "refused":
+			st.Refused, _ = d.text(e.v, "refused")
+			if st.Refused == "" {
+				d.fail(e.v, "write a part of the expected error, like submission is disabled", "refused: needs the text of the expected error")
+			}
 		case k == ActorModel || k == ActorHost || k == ActorService || k == ActorNet || isClient(k):
 			if actor != nil {
 				d.fail(e.k, "split it into two steps at the same time", "a step has one actor; this one has %s and %s", actor.k.Value, k)
@@ -1151,7 +1158,7 @@ func (d *dec) service(n *yaml.Node) (*ServiceCall, bool) {
 	}
 	if c.Body != "" {
 		for _, key := range []string{"wait", "timed", "call", "timeout", "aborted"} {
-			if v := f[key]; v != nil && !(key == "call" && c.Kind == ServiceAnswer) {
+			if v := f[key]; v != nil {
 				d.fail(v, "put it inside the raw body", "%s goes with structured fields, not with a raw body", key)
 				ok = false
 			}
@@ -1325,6 +1332,8 @@ func (d *dec) expectation(n *yaml.Node) (Expectation, bool) {
 	switch o.Keys[0].Type {
 	case "ident":
 		e.Subject, k = d.ident(subject, o.Name)
+	case "#config-outcome":
+		e.Subject, k = d.enum(subject, "host-config outcome", []string{"accepted", "refused"})
 	default:
 		e.Subject, k = d.text(subject, o.Name)
 	}

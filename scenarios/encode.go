@@ -109,8 +109,8 @@ func scenarioNode(s *Scenario) *yaml.Node {
 	if s.Timeout != nil {
 		m.add("timeout", intNode(*s.Timeout))
 	}
-	if s.WriteWindow != 0 {
-		m.add("write-window", dur(s.WriteWindow))
+	if s.WriteWindow != nil {
+		m.add("write-window", dur(*s.WriteWindow))
 	}
 	if s.AutoEnd == Never {
 		m.add("auto-end", word("never"))
@@ -204,6 +204,9 @@ func stepNode(st *Step) *yaml.Node {
 		m.add(ActorNet, netNode(st.Net))
 	case st.User != nil:
 		m.add(st.Client, userNode(st.User))
+	}
+	if st.Refused != "" {
+		m.add("refused", str(st.Refused))
 	}
 	return m.n
 }

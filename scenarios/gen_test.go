@@ -96,7 +96,10 @@ func (g *gen) scenario() *Scenario {
 		t := rapid.Int64Range(-2, 2147484).Draw(g.t, "timeout")
 		s.Timeout = &t
 	}
-	s.WriteWindow = g.dur("write-window", 1000)
+	if rapid.Bool().Draw(g.t, "window?") {
+		w := g.dur("write-window", 1000)
+		s.WriteWindow = &w
+	}
 	s.AutoEnd = rapid.SampledFrom([]Duration{0, Never, 1, 100, 5000}).Draw(g.t, "auto-end")
 
 	g.sessions = []string{DefaultSession}
@@ -357,11 +360,11 @@ func (g *gen) step(at Duration) Step {
 			}
 			c.Aborted = rapid.Bool().Draw(g.t, "aborted")
 		case ServiceAnswer:
-			c.Call = rapid.SampledFrom([]string{"c1", "zz"}).Draw(g.t, "answer-call")
 			if raw {
-				c.Body = `{"answers":[{"id":"q","selected":[]},{"id":"q","selected":[]}]}`
+				c.Body = `{"callId":"c1","answer":{"answers":[{"id":"q","selected":[]},{"id":"q","selected":[]}]}}`
 				break
 			}
+			c.Call = rapid.SampledFrom([]string{"c1", "zz"}).Draw(g.t, "answer-call")
 			c.Answers = g.answers()
 		}
 		st.Service = c
@@ -400,7 +403,7 @@ func (g *gen) step(at Duration) Step {
 			u.By = g.signed("by")
 		case UserDrift:
 			u.PPM = rapid.SampledFrom([]int64{0, 20000, -500}).Draw(g.t, "ppm")
-		case UserWindowBlur, UserWindowFocus, UserReload, UserCrash:
+		case UserWindowBlur, UserWindowFocus, UserTeardown, UserReload, UserCrash:
 		default:
 			u.Card = card()
 			if u.Kind == UserSkip && rapid.Bool().Draw(g.t, "q?") {
@@ -408,6 +411,9 @@ func (g *gen) step(at Duration) Step {
 			}
 		}
 		st.User = u
+	}
+	if Refusable(&st) && rapid.IntRange(0, 5).Draw(g.t, "refused?") == 0 {
+		st.Refused = g.line("refused")
 	}
 	return st
 }
@@ -435,6 +441,7 @@ func (g *gen) expectation(limit Duration) (Expectation, bool) {
 	if len(g.clients) > 0 {
 		kinds = append(kinds, ExpectReply, ExpectLink)
 	}
+	kinds = append(kinds, ExpectHostConfig)
 	e.Kind = rapid.SampledFrom(kinds).Draw(g.t, "kind")
 	ptr := func(v int) *int { return &v }
 	bptr := func(l string) *bool { b := rapid.Bool().Draw(g.t, l); return &b }
@@ -619,6 +626,11 @@ func (g *gen) expectation(limit Duration) (Expectation, bool) {
 		if maybe("none") {
 			e.None = true
 		} else if maybe("contains?") {
+			e.Contains = g.line("contains")
+		}
+	case ExpectHostConfig:
+		e.Subject = rapid.SampledFrom([]string{"accepted", "refused"}).Draw(g.t, "config")
+		if maybe("contains?") {
 			e.Contains = g.line("contains")
 		}
 	case ExpectLink:

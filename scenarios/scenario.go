@@ -19,8 +19,9 @@ type Scenario struct {
 	// Timeout is the tool's configured default timeout in whole seconds (-1: indefinite);
 	// nil means the tool's own default (120).
 	Timeout *int64
-	// WriteWindow is the host's write-behind window (0: persist before acknowledging).
-	WriteWindow Duration
+	// WriteWindow is the host's write-behind window: nil is the host's default (the
+	// peer's 200 ms), 0 writes every event through as it is appended.
+	WriteWindow *Duration
 	// AutoEnd is how long after a step opens the model ends it when the script gives it
 	// nothing more to do; Never: the script ends every step; 0: the simulator's default.
 	AutoEnd Duration
@@ -93,6 +94,12 @@ type Step struct {
 	Net     *NetAction
 	Client  string
 	User    *UserAction
+
+	// Refused: the step is expected to be refused (a disabled control, a command the
+	// host cannot take now) with an error containing this text. A refusal that is not
+	// expected makes the scenario impossible (invalid input); an expected one that does
+	// not happen is a failed expectation.
+	Refused string
 
 	Pos Pos
 }
@@ -313,6 +320,8 @@ const (
 	UserDiscard     = "discard"
 	UserWindowBlur  = "window-blur"
 	UserWindowFocus = "window-focus"
+	UserDelegate    = "delegate" // the UI hands the card's request on (CLAIM-4)
+	UserTeardown    = "teardown" // the questions UI plugin is torn down (CARD-12)
 	UserReload      = "reload" // the page reloads: drafts survive, the rest is lost
 	UserCrash       = "crash"  // the client is gone for good
 	UserClock       = "clock"  // the client's clock jumps by By
@@ -351,6 +360,7 @@ const (
 	ExpectNode        = "node"
 	ExpectDraft       = "draft"
 	ExpectLink        = "link"
+	ExpectHostConfig  = "host-config"
 )
 
 // Expectation is one check, at a virtual time or at the end of the run. Kind says what is

@@ -44,7 +44,7 @@ var scenarioObject = &object{Name: "scenario", Doc: "A twosettle scenario.", Key
 	{"seed", "uint", false, "The run's seed (default 1)."},
 	{"mode", "#mode", false, "The ask_user_question tool mode: legacy (default) or timed."},
 	{"timeout", "int", false, "The tool's configured default timeout in whole seconds; -1 waits indefinitely (default 120)."},
-	{"write-window", "duration", false, "The host's write-behind window; 0 (default) persists before acknowledging."},
+	{"write-window", "duration", false, "The host's write-behind window (default 200ms, the peer's); 0s writes every event through."},
 	{"auto-end", "#auto-end", false, "How long after a step opens the model ends it when the script gives it nothing more to do, or never."},
 	{"limit", "duration", false, "The virtual time limit of the run; 0 (default) runs until nothing is left to happen."},
 	{"sessions", "#sessions", false, "Sessions opened at time 0, in order (default: one root Session s1)."},
@@ -75,6 +75,7 @@ var stepObject = &object{Name: "step", Doc: "One timed action; besides at (and s
 	{"host", "#host", false, "What happens to the host: restart, a crash, a Session opened or closed."},
 	{"service", "#service", false, "A direct call to the question service (the service contract)."},
 	{"net", "#net", false, "What happens to a client's network link."},
+	{"refused", "text", false, "The step is expected to be refused, with an error containing this text (a disabled control, a command the host cannot take now)."},
 }}
 
 // Model action mappings: each is one verb key plus the keys that go with it.
@@ -184,7 +185,7 @@ var (
 		{"id", "ident", false, "Names the result (default d1, d2, ... in step order)."},
 		{"agent", "#agent", false, "The caller: live (default), stale or none."},
 		{"call", "ident", false, "The call id (default: the result id)."},
-		{"timeout", "duration", false, "The timeout in milliseconds (default 120s)."},
+		{"timeout", "signed-duration", false, "The timeout in milliseconds (default 120s; negative values test BAD_TIMEOUT)."},
 		{"aborted", "bool", false, "The parent signal is already aborted."},
 	}}
 	serviceAnswerObject = &object{Name: "service-answer", Doc: "answer(): a late answer to a continued question.", Keys: []key{
@@ -215,13 +216,13 @@ var (
 // User actions: a plain word, or one verb key with its modifiers.
 var (
 	// userCardVerbs take the card (a call id, "#N", or nothing for the card in the composer seat).
-	userCardVerbs = []string{UserFocus, UserBlur, UserSkip, UserNext, UserPrev, UserTakeTime, UserSubmit, UserHide, UserClose, UserReopen, UserDiscard}
+	userCardVerbs = []string{UserFocus, UserBlur, UserSkip, UserNext, UserPrev, UserTakeTime, UserSubmit, UserHide, UserClose, UserReopen, UserDiscard, UserDelegate}
 	// userWords are written as a plain word only.
-	userWords       = []string{UserWindowBlur, UserWindowFocus, UserReload, UserCrash}
+	userWords       = []string{UserWindowBlur, UserWindowFocus, UserTeardown, UserReload, UserCrash}
 	userCardObjects = func() []*object {
 		var out []*object
 		for _, v := range userCardVerbs {
-			keys := []key{{v, "ident", true, "The card: a call id, or #N for the N-th card with no call id."}}
+			keys := []key{{v, "card", true, "The card: a call id, #N for the N-th card with no call id, or ~ for the card in the composer seat."}}
 			if v == UserSkip {
 				keys = append(keys, key{"q", "text", false, "The question (default: the current one)."})
 			}
@@ -260,6 +261,7 @@ var userDocs = map[string]string{
 	UserClose:    "The close button: hide (keyed card) or cancel with ASK_CANCELLED (unkeyed card).",
 	UserReopen:   "The tool row's action (Answer / View answers).",
 	UserDiscard:  "Discard the queued reply of the card from the inbox.",
+	UserDelegate: "The UI hands the card's forwarded request on: its claim is released, then next().",
 }
 
 var exploreObject = &object{Name: "explore", Doc: "How to explore around the scenario.", Keys: []key{
@@ -397,6 +399,10 @@ var expectKinds = []*object{
 		{ExpectLink, "ident", true, "The client."},
 		{"connected", "bool", false, "It is connected."},
 		{"gen", "uint", false, "Its connection generation (0: never connected)."},
+	}},
+	{Name: ExpectHostConfig, Doc: "Whether the host took its configuration (the tool registration checks the default timeout).", Keys: []key{
+		{ExpectHostConfig, "#config-outcome", true, "accepted or refused."},
+		{"contains", "text", false, "The refusal's message contains this."},
 	}},
 }
 

@@ -58,7 +58,7 @@ func (v *validator) run() {
 	if s.Mode != "" && s.Mode != ModeLegacy && s.Mode != ModeTimed {
 		v.fail(s.Pos, oneOf(s.Mode, modes), "unknown mode %q", s.Mode)
 	}
-	if s.WriteWindow < 0 || s.Limit < 0 || (s.AutoEnd < 0 && s.AutoEnd != Never) {
+	if (s.WriteWindow != nil && *s.WriteWindow < 0) || s.Limit < 0 || (s.AutoEnd < 0 && s.AutoEnd != Never) {
 		v.fail(s.Pos, "write a positive duration", "write-window, limit and auto-end cannot be negative")
 	}
 
@@ -300,6 +300,9 @@ func (v *validator) step(st *Step) {
 		return
 	}
 	v.session(st.Pos, st.Session)
+	if st.Refused != "" && !Refusable(st) {
+		v.fail(st.Pos, "only user actions on cards and rows, model, service and host open/close/restart steps can be refused", "a %s step cannot be refused", st.Actor())
+	}
 	if st.Session != "" && (st.Host != nil || st.Net != nil) {
 		v.fail(st.Pos, "session: goes with model, service and client steps", "a %s step is not about one Session", st.Actor())
 	}
@@ -432,7 +435,7 @@ func (v *validator) service(p Pos, c *ServiceCall) {
 		if !json.Valid([]byte(c.Body)) {
 			v.fail(p, "check the JSON", "the raw body is not JSON")
 		}
-		if c.Call != "" && c.Kind != ServiceAnswer || c.Timed || c.Timeout != nil || c.Aborted || len(c.Questions) > 0 || len(c.Answers) > 0 {
+		if c.Call != "" || c.Timed || c.Timeout != nil || c.Aborted || len(c.Questions) > 0 || len(c.Answers) > 0 {
 			v.fail(p, "put everything inside the raw body", "a raw body replaces the other fields")
 		}
 		return
@@ -478,7 +481,7 @@ func (v *validator) user(p Pos, u *UserAction) {
 		if u.By == 0 {
 			v.fail(p, "write a jump like +30s", "a clock jump of 0 does nothing")
 		}
-	case UserWindowBlur, UserWindowFocus, UserReload, UserCrash:
+	case UserWindowBlur, UserWindowFocus, UserTeardown, UserReload, UserCrash:
 		if u.Card != "" || u.Question != "" {
 			v.fail(p, "write it as a plain word", "%s is not about a card", u.Kind)
 		}
@@ -489,6 +492,24 @@ func (v *validator) user(p Pos, u *UserAction) {
 	if u.By != 0 && u.Kind != UserClock || u.PPM != 0 && u.Kind != UserDrift || u.Label != "" && u.Kind != UserChoose || u.Text != "" && u.Kind != UserType {
 		v.fail(p, "", "a field that does not go with %s", u.Kind)
 	}
+}
+
+// Refusable reports whether a step reaches a port as an input that can be refused
+// (faults and network actions cannot).
+func Refusable(st *Step) bool {
+	switch {
+	case st.Model != nil, st.Service != nil:
+		return true
+	case st.Host != nil:
+		return st.Host.Kind != HostCrash
+	case st.User != nil:
+		switch st.User.Kind {
+		case UserReload, UserCrash, UserClock, UserDrift:
+			return false
+		}
+		return true
+	}
+	return false
 }
 
 // clientKinds are the expectations about one client's view.
