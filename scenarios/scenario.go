@@ -322,10 +322,10 @@ const (
 	UserWindowFocus = "window-focus"
 	UserDelegate    = "delegate" // the UI hands the card's request on (CLAIM-4)
 	UserTeardown    = "teardown" // the questions UI plugin is torn down (CARD-12)
-	UserReload      = "reload" // the page reloads: drafts survive, the rest is lost
-	UserCrash       = "crash"  // the client is gone for good
-	UserClock       = "clock"  // the client's clock jumps by By
-	UserDrift       = "drift"  // the client's clock drift becomes PPM
+	UserReload      = "reload"   // the page reloads: drafts survive, the rest is lost
+	UserCrash       = "crash"    // the client is gone for good
+	UserClock       = "clock"    // the client's clock jumps by By
+	UserDrift       = "drift"    // the client's clock drift becomes PPM
 )
 
 // UserAction is one action of a client's user (or of its browser).
