@@ -17,11 +17,11 @@ func (r *Runner) applyClient(ci int, in wire.ClientInput, absorbDial bool) {
 	ct := c.clk.at(r.now)
 	effs, err := c.port.Apply(ct, in)
 	if err != nil {
+		// refused; effects returned with the error (timers that came due) still happened
 		r.rec(c.name, trace.Reject, ct, trace.Rejected{Input: in, Err: err.Error()})
-		r.refreshClient(ci)
-		return
+	} else {
+		r.rec(c.name, trace.In, ct, in)
 	}
-	r.rec(c.name, trace.In, ct, in)
 	for _, e := range effs {
 		r.rec(c.name, trace.Out, ct, e)
 		r.routeClient(ci, e, absorbDial)

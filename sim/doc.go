@@ -37,7 +37,9 @@
 // of which an ordered channel (the script, each mux link direction) offers only its head.
 // With more than one candidate the schedule stream picks one uniformly and a Sched record
 // ("pick=P of=N", candidates in the order above) precedes the chosen event's records;
-// every chosen candidate leaves at least one record. A due host timer is delivered as
+// every chosen candidate leaves at least one record. An Apply that returns an error is a
+// Reject record; effects returned together with the error (timers that came due before
+// the refused input) are still routed. A due host timer is delivered as
 // wire.Tick, a client timer as wire.ClientTick. Steps are delivered in order (ties keep
 // their order) but other events may interleave between two steps of the same instant.
 // The run ends when nothing is due (quiescence) or at the first event due after Limit
@@ -59,8 +61,11 @@
 //     under way; with ReconnectMs < 0 only a reconnect step connects), SendResult and
 //     SendCall (HTTP: wire.EventResult, wire.Call), OpenStream and CancelStream (mux:
 //     wire.StreamOpen, wire.StreamCancel; dropped when the link is down). A Dial while the
-//     link is up abandons that generation (the host gets Disconnect). A Dial provoked by
-//     a LinkDown that a newer attempt already superseded is ignored.
+//     link is up closes that link (the client failed its generation): what the client
+//     already sent still reaches the host, then Disconnect; frames in flight to it are
+//     lost. A Dial provoked by a LinkDown that a newer attempt already superseded is
+//     ignored. The first Dial after a reload or a reconnect step leaves at once, even
+//     with ReconnectMs < 0.
 //   - Host effects: SendFrame (mux), Reply (HTTP, to the one outstanding request with that
 //     rpc id; a second reply or one to no request is dropped why=no-request).
 //   - A link going down (disconnect step, partition, reload, client crash, host

@@ -497,6 +497,11 @@ func (c *fakeClient) Apply(now int64, in wire.ClientInput) ([]wire.ClientEffect,
 	case wire.FromHTTP:
 		c.replies = append(c.replies, in.RPCID+" "+in.Envelope.String())
 		if !in.Envelope.OK {
+			if c.streams && c.connected {
+				for _, ev := range c.order {
+					c.out = append(c.out, wire.CancelStream{Gen: c.gen, StreamID: "s-" + ev})
+				}
+			}
 			c.connected = false
 			clear(c.due)
 			c.order = c.order[:0]

@@ -5,17 +5,19 @@ import (
 	"github.com/twosettle/twosettle/trace"
 )
 
-// applyHost delivers one command to the host at the current time and routes its effects.
+// applyHost delivers one command to the host at the current time and routes its effects
+// (also those returned together with an error).
 // When crashable, armed crash watchers may cut the Apply after its first k effects: only
 // those are recorded and routed, then the host restarts with Restart{CutAfter: k}.
 func (r *Runner) applyHost(cmd wire.Command, crashable bool) {
 	effs, err := r.host.Apply(r.now, cmd)
 	if err != nil {
+		// refused; effects returned with the error are those of timers that came due
+		// before the command (the reference host's contract) and are routed as usual
 		r.rec(trace.ActorHost, trace.Reject, 0, trace.Rejected{Input: cmd, Err: err.Error()})
-		r.refreshHost()
-		return
+	} else {
+		r.rec(trace.ActorHost, trace.In, 0, cmd)
 	}
-	r.rec(trace.ActorHost, trace.In, 0, cmd)
 	cut, wi := -1, -1
 	if crashable && len(r.watchers) > 0 {
 		cut, wi = r.crashCut(cmd, effs)
@@ -42,16 +44,11 @@ func (r *Runner) applyHost(cmd wire.Command, crashable bool) {
 // the host gets Restart{CutAfter}.
 func (r *Runner) restart(cutAfter int) {
 	r.restarts++
-	for i := range r.q {
-		if e := &r.q[i]; e.kind == evMuxToHost && e.sticky {
+	r.queued(func(e *event) {
+		if e.kind == evMuxToHost && e.sticky {
 			e.dead = true // a Disconnect for the crashed host's connection
 		}
-	}
-	for i := range r.ready {
-		if e := &r.ready[i]; e.kind == evMuxToHost && e.sticky {
-			e.dead = true
-		}
-	}
+	})
 	for ci := range r.cl {
 		if r.cl[ci].state == stUp {
 			r.teardown(ci, true, false, trace.WhyLinkDown)

@@ -80,7 +80,7 @@ func (r *Runner) clientDial(ci int, absorb bool) {
 		return
 	}
 	if c.state == stUp {
-		r.teardown(ci, false, true, trace.WhyLinkDown)
+		r.closeLink(ci)
 	}
 	var delay int64
 	if c.fresh || c.immediate {
@@ -128,6 +128,26 @@ func (r *Runner) teardown(ci int, linkDown, hostDisc bool, why string) bool {
 		r.push(event{kind: evLinkDown, sticky: true, client: int16(ci), link: downLink(ci), epoch: c.attempt, in: wire.LinkDown{}}, r.now)
 	}
 	return true
+}
+
+// closeLink is a client closing its own live link (it failed the generation and dials
+// again): what it already sent still reaches the host, then the Disconnect; frames the
+// host sent are lost (the page no longer listens).
+func (r *Runner) closeLink(ci int) {
+	c := &r.cl[ci]
+	c.epoch++
+	c.state, c.gen = stDown, -1
+	r.eachPending(ci, func(e *event) {
+		if e.dead || e.sticky {
+			return
+		}
+		if e.kind == evMuxToClient { // what the client sent before the close stays alive
+			e.dead = true
+			r.rec(trace.ActorNet, trace.Drop, 0, trace.Dropped{To: c.name, Why: trace.WhyLinkDown, What: e.in})
+		}
+	})
+	r.floor[downLink(ci)] = r.now
+	r.push(event{kind: evMuxToHost, sticky: true, client: int16(ci), link: upLink(ci), cmd: wire.Disconnect{Client: c.name}}, r.now)
 }
 
 // killMux marks every live, non-sticky mux event of client ci dead, recording each loss.
@@ -181,16 +201,11 @@ func (r *Runner) killHTTP(ci int) {
 // records come out in the order the messages were sent, whatever the heap's layout).
 func (r *Runner) eachPending(ci int, f func(e *event)) {
 	r.scratch = r.scratch[:0]
-	for i := range r.q {
-		if e := &r.q[i]; int(e.client) == ci && !e.dead {
+	r.queued(func(e *event) {
+		if int(e.client) == ci {
 			r.scratch = append(r.scratch, e)
 		}
-	}
-	for i := range r.ready {
-		if e := &r.ready[i]; int(e.client) == ci && !e.dead {
-			r.scratch = append(r.scratch, e)
-		}
-	}
+	})
 	sortEvents(r.scratch)
 	for _, e := range r.scratch {
 		f(e)

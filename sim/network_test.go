@@ -305,3 +305,32 @@ func TestClockConversionIsTheEarliestInstant(t *testing.T) {
 		}
 	})
 }
+
+// A client that fails its own generation (a failed $events/result) closes the link: what
+// it sent before still reaches the host, then the Disconnect; frames in flight to it are
+// lost.
+func TestClientClosesItsLink(t *testing.T) {
+	cfg := Config{Clients: []ClientConfig{{Name: "c1", Mux: Latency{50, 50}, HTTP: Latency{5, 5}, ReconnectMs: 1000}},
+		Steps: append(ask(100, "q1", 100_000), ask(100, "q2", 100_000)[1:]...)}
+	cfg.Steps[1].Host = wire.ToolCall{Session: "s1", CallID: "q1", Name: "ask", Args: `{"ms":100000}`}
+	cfg.Steps = append(cfg.Steps, Step{At: 160, Net: &NetAction{Kind: NetLose, Client: "c1"}},
+		Step{At: 160, Client: "c1", User: &wire.UserAction{Kind: wire.ActReopen, Session: "s1"}},
+		Step{At: 160, Host: wire.ToolCall{Session: "s1", CallID: "q3", Name: "ask", Args: `{"ms":100000}`}})
+	cfg.Model.AutoEndMs = -1
+	h, ports, fcs := fakePorts(0, nil, "c1")
+	fcs["c1"].streams = true
+	tr := mustRun(t, cfg, h, ports)
+	for _, want := range []string{
+		"t=165 c1@165 out cancel gen=1 stream=s-e1",
+		"t=165 c1@165 out dial",
+		"t=165 net drop to=c1 why=link-down frame waterfall ev=e3",
+		"t=215 host in stream-cancel c1.1 stream=s-e1",
+	} {
+		if first(tr, want) < 0 {
+			t.Fatalf("no record %q\n%s", want, tr.Text())
+		}
+	}
+	if !(first(tr, "host in stream-cancel c1.1 stream=s-e2") < first(tr, "host in disconnect c1") && first(tr, "host in disconnect c1") < first(tr, "t=1215 host in connect c1")) {
+		t.Fatalf("the cancels must arrive before the disconnect, and it before the new connect\n%s", tr.Text())
+	}
+}

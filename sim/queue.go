@@ -19,7 +19,7 @@ const (
 // (its loss was recorded when it was killed).
 type event struct {
 	at     int64
-	seq    uint64
+	seq    uint32
 	kind   uint8
 	dead   bool
 	sticky bool  // never killed by a link going down (Disconnect, LinkDown)
@@ -38,29 +38,44 @@ func (a *event) before(b *event) bool {
 	return a.seq < b.seq
 }
 
-// queue is a binary min-heap of events ordered by (at, seq).
-type queue []event
+// hkey is a queue entry: the ordering key of an event and its slot in the event slab
+// (the heap moves 16-byte keys, never the events).
+type hkey struct {
+	at   int64
+	seq  uint32
+	slot int32
+}
 
-func (q *queue) push(e event) {
-	*q = append(*q, e)
+func (a hkey) before(b hkey) bool {
+	if a.at != b.at {
+		return a.at < b.at
+	}
+	return a.seq < b.seq
+}
+
+// queue is a binary min-heap of keys ordered by (at, seq).
+type queue []hkey
+
+func (q *queue) push(k hkey) {
+	*q = append(*q, k)
 	h := *q
 	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if !h[i].before(&h[p]) {
+		if !k.before(h[p]) {
 			break
 		}
-		h[i], h[p] = h[p], h[i]
+		h[i] = h[p]
 		i = p
 	}
+	h[i] = k
 }
 
-func (q *queue) pop() event {
+func (q *queue) pop() hkey {
 	h := *q
 	top := h[0]
 	n := len(h) - 1
-	h[0] = h[n]
-	h[n] = event{}
+	last := h[n]
 	h = h[:n]
 	i := 0
 	for {
@@ -69,14 +84,17 @@ func (q *queue) pop() event {
 			break
 		}
 		m := l
-		if r := l + 1; r < n && h[r].before(&h[l]) {
+		if r := l + 1; r < n && h[r].before(h[l]) {
 			m = r
 		}
-		if !h[m].before(&h[i]) {
+		if !h[m].before(last) {
 			break
 		}
-		h[i], h[m] = h[m], h[i]
+		h[i] = h[m]
 		i = m
+	}
+	if n > 0 {
+		h[i] = last
 	}
 	*q = h
 	return top

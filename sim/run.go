@@ -27,13 +27,15 @@ type Runner struct {
 	host wire.HostPort
 	cl   []clientSim
 
+	evs    []event // slab: queued events live here, addressed by slot
+	free   []int32
 	q      queue
-	ready  []event
+	ready  []int32 // slots due at the current instant, in scheduling order
 	cands  []int
 	stamp  []uint32
 	stampN uint32
 	floor  []int64
-	seq    uint64
+	seq    uint32
 	now    int64
 	recs   []trace.Record
 	maxRec int
@@ -157,9 +159,7 @@ func (r *Runner) Run(cfg *Config, host wire.HostPort, clients map[string]wire.Cl
 	if err := r.drawRandomFaults(); err != nil {
 		return err
 	}
-	for i := range cfg.Steps {
-		r.push(event{kind: evStep, link: 0, client: -1, idx: int32(i)}, cfg.Steps[i].At)
-	}
+	r.pushStep(0)
 	for i := range r.cl {
 		r.refreshClient(i)
 		if !r.cl[i].cfg.Offline {
@@ -189,6 +189,8 @@ func (r *Runner) reset(cfg *Config, host wire.HostPort, tr *trace.Trace) {
 		r.cl = make([]clientSim, len(cfg.Clients))
 	}
 	r.cl = r.cl[:len(cfg.Clients)]
+	r.evs = r.evs[:0]
+	r.free = r.free[:0]
 	r.q = r.q[:0]
 	r.ready = r.ready[:0]
 	nl := 1 + 2*len(cfg.Clients)
@@ -234,8 +236,7 @@ func (r *Runner) release() {
 		r.cl[i].port = nil
 		r.cl[i].cfg = nil
 	}
-	clear(r.q[:cap(r.q)])
-	clear(r.ready[:cap(r.ready)])
+	clear(r.evs[:cap(r.evs)])
 	r.host, r.cfg, r.recs = nil, nil, nil
 }
 
@@ -258,11 +259,46 @@ func (r *Runner) push(e event, at int64) {
 	e.at = at
 	r.seq++
 	e.seq = r.seq
+	var slot int32
+	if n := len(r.free); n > 0 {
+		slot = r.free[n-1]
+		r.free = r.free[:n-1]
+		r.evs[slot] = e
+	} else {
+		slot = int32(len(r.evs))
+		r.evs = append(r.evs, e)
+	}
 	if at == r.now && r.inInstant() {
-		r.ready = append(r.ready, e)
+		r.ready = append(r.ready, slot)
 		return
 	}
-	r.q.push(e)
+	r.q.push(hkey{at: at, seq: e.seq, slot: slot})
+}
+
+func (r *Runner) release1(slot int32) {
+	r.evs[slot] = event{}
+	r.free = append(r.free, slot)
+}
+
+// pushStep queues scripted step i (steps are fed one at a time: they are one FIFO).
+func (r *Runner) pushStep(i int) {
+	if i < len(r.cfg.Steps) {
+		r.push(event{kind: evStep, link: 0, client: -1, idx: int32(i)}, r.cfg.Steps[i].At)
+	}
+}
+
+// queued visits every live queued event (heap and ready set).
+func (r *Runner) queued(f func(e *event)) {
+	for _, k := range r.q {
+		if e := &r.evs[k.slot]; !e.dead {
+			f(e)
+		}
+	}
+	for _, slot := range r.ready {
+		if e := &r.evs[slot]; !e.dead {
+			f(e)
+		}
+	}
 }
 
 // inInstant reports whether the loop has started (events due now go to the ready set).
@@ -282,6 +318,9 @@ func (r *Runner) loop() {
 	for r.err == nil {
 		r.buildCands()
 		if len(r.cands) == 0 {
+			for _, slot := range r.ready {
+				r.release1(slot)
+			}
 			r.ready = r.ready[:0]
 			t, ok := r.nextTime()
 			if !ok {
@@ -295,8 +334,11 @@ func (r *Runner) loop() {
 				r.now = t
 			}
 			for len(r.q) > 0 && r.q[0].at <= r.now {
-				if e := r.q.pop(); !e.dead {
-					r.ready = append(r.ready, e)
+				k := r.q.pop()
+				if r.evs[k.slot].dead {
+					r.release1(k.slot)
+				} else {
+					r.ready = append(r.ready, k.slot)
 				}
 			}
 			continue
@@ -313,10 +355,11 @@ func (r *Runner) loop() {
 		case c < -1:
 			r.fireClientTimer(-2 - c)
 		default:
-			e := r.ready[c]
+			slot := r.ready[c]
+			e := r.evs[slot]
 			copy(r.ready[c:], r.ready[c+1:])
-			r.ready[len(r.ready)-1] = event{}
 			r.ready = r.ready[:len(r.ready)-1]
+			r.release1(slot)
 			r.dispatch(&e)
 		}
 	}
@@ -337,8 +380,8 @@ func (r *Runner) buildCands() {
 		}
 	}
 	r.stampN++
-	for i := range r.ready {
-		e := &r.ready[i]
+	for i, slot := range r.ready {
+		e := &r.evs[slot]
 		if e.dead {
 			continue
 		}
@@ -358,8 +401,8 @@ func (r *Runner) buildCands() {
 
 // nextTime is the earliest time anything is due after the current instant.
 func (r *Runner) nextTime() (int64, bool) {
-	for len(r.q) > 0 && r.q[0].dead {
-		r.q.pop()
+	for len(r.q) > 0 && r.evs[r.q[0].slot].dead {
+		r.release1(r.q.pop().slot)
 	}
 	var t int64
 	ok := false
@@ -381,6 +424,7 @@ func (r *Runner) nextTime() (int64, bool) {
 func (r *Runner) dispatch(e *event) {
 	switch e.kind {
 	case evStep:
+		r.pushStep(int(e.idx) + 1)
 		r.step(int(e.idx))
 	case evMuxToHost, evHTTPToHost:
 		r.deliverHost(e)

@@ -48,7 +48,7 @@ var knownFaults = []string{FaultCrash, FaultReload, FaultClientCrash, FaultClock
 
 var knownActs = []string{wire.ActFocus, wire.ActBlur, wire.ActType, wire.ActChoose, wire.ActSkip, wire.ActNext,
 	wire.ActPrev, wire.ActTakeTime, wire.ActSubmit, wire.ActHide, wire.ActClose, wire.ActReopen, wire.ActDiscard,
-	wire.ActWindowBlur, wire.ActWindowFocus}
+	wire.ActWindowBlur, wire.ActWindowFocus, wire.ActDelegate, wire.ActTeardown}
 
 func oneOf(v string, known []string) bool {
 	for _, k := range known {
