@@ -1,0 +1,76 @@
+package host
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/twosettle/twosettle/engine/session"
+	"github.com/twosettle/twosettle/engine/wire"
+)
+
+// do runs one command (timers have fired). Model commands drive the agent runtime, client
+// commands go to the gateway, Direct calls the question service.
+func (h *Host) do(now int64, cmd wire.Command) error {
+	switch c := cmd.(type) {
+	case nil:
+		return errors.New("host: nil command")
+	case wire.OpenSession:
+		return h.openSession(c)
+	case wire.CloseSession:
+		if err := h.rt.Close(c.Session); err != nil {
+			return err
+		}
+		h.releaseContexts()
+		return nil
+	case wire.Send:
+		if c.Target != session.NextTurn && c.Target != session.NextStep {
+			return fmt.Errorf("host: send to %s: target must be %s or %s, not %q", c.Session, session.NextTurn, session.NextStep, c.Target)
+		}
+		_, err := h.rt.Send(c.Session, session.Message{Source: session.Source{Kind: session.SourceUser}, Text: c.Text}, c.Target)
+		return err
+	case wire.Header:
+		tools := c.Tools
+		if tools == "" {
+			tools = h.tools
+		}
+		return h.rt.Header(c.Session, tools)
+	case wire.ToolCall:
+		_, err := h.rt.ToolCall(c.Session, c.CallID, c.Name, c.Args)
+		return err
+	case wire.EndStep:
+		return h.rt.EndStep(c.Session, c.Final)
+	case wire.CancelTurn:
+		return h.rt.CancelTurn(c.Session, c.KeepInbox)
+	case wire.Direct:
+		return h.direct(now, c)
+	case wire.Connect:
+		_, err := h.gw.Connect(c.Client)
+		return err
+	case wire.Disconnect:
+		return h.gw.Disconnect(c.Client)
+	case wire.EventResult:
+		h.gw.Result(c.Client, c.Gen, c.RPCID, c.EventID, c.Outcome)
+		return nil
+	case wire.StreamOpen:
+		return h.gw.OpenStream(c.Client, c.Gen, c.StreamID, c.Endpoint, c.Args)
+	case wire.StreamCancel:
+		return h.gw.CancelStream(c.Client, c.Gen, c.StreamID)
+	case wire.Call:
+		h.gw.Call(c.Client, c.Gen, c.RPCID, c.Endpoint, c.Args)
+		return nil
+	case wire.Tick:
+		return nil
+	case wire.Restart:
+		return h.restart(now, c.CutAfter)
+	}
+	return fmt.Errorf("host: unknown command %T", cmd)
+}
+
+func (h *Host) openSession(c wire.OpenSession) error {
+	if c.ForkOf == "" {
+		_, err := h.rt.Open(c.Session, c.Owner)
+		return err
+	}
+	_, err := h.rt.Fork(c.Session, c.Owner, c.ForkOf, c.ForkThrough)
+	return err
+}
