@@ -162,6 +162,13 @@ func (c *Checker) Check(t *trace.Trace) Verdict {
 			case wire.ClientInput:
 				c.clientInput(i, r, p)
 			}
+		case trace.Reject:
+			if r.Actor == trace.ActorHost {
+				// a refused command: the host's state is unchanged, but timers that came due
+				// before it may have fired, and their effects follow
+				c.endApply()
+				c.beginApply(i, wire.Tick{})
+			}
 		case trace.Out:
 			switch p := r.Payload.(type) {
 			case wire.Effect:
@@ -251,9 +258,9 @@ func (c *Checker) beginApply(i int, cmd wire.Command) {
 		results: ap.results[:0], replayed: ap.replayed[:0]}
 	ap.end = len(c.recs)
 	for j := i + 1; j < len(c.recs); j++ {
-		if _, ok := c.recs[j].Payload.(wire.Command); ok && c.recs[j].Kind == trace.In {
+		if isHostApply(&c.recs[j]) {
 			ap.end = j
-			if rs, ok := c.recs[j].Payload.(wire.Restart); ok && rs.CutAfter >= 0 {
+			if rs, ok := c.recs[j].Payload.(wire.Restart); ok && rs.CutAfter >= 0 && c.recs[j].Kind == trace.In {
 				ap.limit = rs.CutAfter
 			}
 			break
@@ -293,6 +300,19 @@ func (c *Checker) beginApply(i int, cmd wire.Command) {
 	case wire.Restart:
 		c.restart(i)
 	}
+}
+
+// isHostApply reports whether r starts a host Apply: a command delivered (In) or refused
+// (Reject, whose effects are those of timers that came due first).
+func isHostApply(r *trace.Record) bool {
+	if r.Actor != trace.ActorHost {
+		return false
+	}
+	if r.Kind == trace.Reject {
+		return true
+	}
+	_, ok := r.Payload.(wire.Command)
+	return ok && r.Kind == trace.In
 }
 
 func (c *Checker) openSession(x wire.OpenSession) {

@@ -191,7 +191,7 @@ func (c *Checker) eventResult(i int, x wire.EventResult) {
 	// this Apply, the request finished before the result was processed.
 	for j := i + 1; j < c.ap.end; j++ {
 		if f, ok := c.recs[j].Payload.(wire.SendFrame); ok && f.Client == x.Client && f.Gen == x.Gen {
-			if cf, ok := f.Frame.(wire.Cancel); ok && cf.EventID == x.EventID {
+			if cf, ok := f.Frame.(wire.Cancel); ok && cf.EventID == x.EventID && c.dueBefore(ev) {
 				return
 			}
 		}
@@ -207,6 +207,16 @@ func (c *Checker) eventResult(i int, x wire.EventResult) {
 		ev.drop(k)
 		c.finish(ev, finishWinner, i)
 	}
+}
+
+// dueBefore reports whether something due at or before now (the request's wait expiring)
+// could have finished ev before the host processed a result in this Apply.
+func (c *Checker) dueBefore(ev *gwEvent) bool {
+	if ev.fg == nil {
+		return false
+	}
+	e, ok := ev.fg.expiryAt()
+	return ok && c.ap.now >= e
 }
 
 func (c *Checker) finish(ev *gwEvent, kind string, rec int) {
@@ -306,6 +316,8 @@ func (c *Checker) waterfallFrame(i int, k connKey, f wire.Waterfall, replay bool
 		}
 	}
 	switch {
+	case ev.finished && ev.finishKind == finishResult:
+		c.fail(invForegroundEndsWaterfall, i, "waterfall ev="+ev.id+" sent to "+k.String()+" after its call got its result", ev.finishRec)
 	case ev.finished:
 		c.fail(invGWSettleOnce, i, "waterfall ev="+ev.id+" sent to "+k.String()+" after the request finished ("+ev.finishKind+")", ev.finishRec)
 	case ev.fg != nil && ev.fg.resultRec >= 0:

@@ -183,7 +183,7 @@ func (c *Checker) foregroundResult(fg *foreground, r fgResult, rec int) {
 		}
 		c.fail(invToolMode, rec, name+": a call with "+why+" got "+r.String()+" instead of an error", fg.startRec)
 	case (fg.mode == modeLegacy || fg.mode == modeBlocking) && r.kind == resPending:
-		c.fail(invToolMode, rec, name+": a "+modeName(fg.mode)+" call returned pending", fg.startRec)
+		c.fail(invToolMode, rec, name+": a call in "+modeName(fg.mode)+" mode returned pending", fg.startRec)
 	}
 
 	ev := fg.event

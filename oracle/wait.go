@@ -81,7 +81,7 @@ func (c *Checker) newForeground(key fgKey, kind, rec int) *foreground {
 func (c *Checker) setTimed(fg *foreground, rec int, why string) {
 	switch fg.mode {
 	case modeLegacy, modeBlocking, modeInvalid:
-		c.fail(invToolMode, rec, fg.key.session+"/"+fg.key.callID+": a "+modeName(fg.mode)+" call got a timed wait ("+why+")", fg.startRec)
+		c.fail(invToolMode, rec, fg.key.session+"/"+fg.key.callID+": a call in "+modeName(fg.mode)+" mode got a timed wait ("+why+")", fg.startRec)
 	}
 	fg.evidence = true
 	if fg.mode == modeUnknown {
@@ -225,7 +225,7 @@ func (c *Checker) linkEvent(i int, ev *gwEvent) {
 		case ev.timed:
 			c.setTimed(fg, i, "timed request")
 		case fg.mode == modeTimed || fg.mode == modeLegacy:
-			c.fail(invToolMode, i, ev.agent+"/"+ev.callID+": a "+modeName(fg.mode)+" call forwarded wait {callId} without timed", fg.startRec)
+			c.fail(invToolMode, i, ev.agent+"/"+ev.callID+": a call in "+modeName(fg.mode)+" mode forwarded wait {callId} without timed", fg.startRec)
 		default:
 			fg.mode = modeBlocking
 		}
@@ -251,7 +251,7 @@ func (c *Checker) linkEvent(i int, ev *gwEvent) {
 	}
 	for _, fg := range c.active {
 		if fg.key.session == ev.agent && fg.startRec >= c.ap.idx && (fg.mode == modeTimed || fg.mode == modeBlocking) && fg.kind == fgTool {
-			c.fail(invToolMode, i, ev.agent+"/"+fg.key.callID+": the request forwarded for a "+modeName(fg.mode)+" call carries no wait", fg.startRec)
+			c.fail(invToolMode, i, ev.agent+"/"+fg.key.callID+": the request forwarded for a call in "+modeName(fg.mode)+" mode carries no wait", fg.startRec)
 			return
 		}
 	}
@@ -327,7 +327,7 @@ func (c *Checker) claimFrame(i int, st *stream, v []byte) {
 		return
 	}
 	if fg.mode == modeLegacy || fg.mode == modeBlocking || fg.mode == modeInvalid {
-		c.fail(invWaitClaimFrame, i, name+": a claim frame for a "+modeName(fg.mode)+" call, which has no timed wait", fg.startRec)
+		c.fail(invWaitClaimFrame, i, name+": a claim frame for a call in "+modeName(fg.mode)+" mode, which has no timed wait", fg.startRec)
 		return
 	}
 	if !fg.open() {
