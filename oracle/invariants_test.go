@@ -17,10 +17,10 @@ const final = -1
 // A violation case: a base trace that passes, one mutation that breaks one rule, the
 // invariant that must fire and the record it must name.
 type violationCase struct {
-	inv   string
-	name  string // starts with the requirement id the case really checks
-	base  string
-	opts  oracle.Options
+	inv    string
+	name   string // starts with the requirement id the case really checks
+	base   string
+	opts   oracle.Options
 	break_ func(m *mut) int // mutates, returns the index of the record expected (final: -1)
 }
 
@@ -195,7 +195,9 @@ var violationCases = []violationCase{
 	}},
 	{inv: "INV-WAIT-CLAIM-FRAME", name: "WAIT-4 remainingMs is not deadline minus now", base: "timed", break_: func(m *mut) int {
 		i := m.find(0, "host out send c2.1 item stream=c2-s1")
-		frameAt(m, i, func(sf *wire.SendFrame) { sf.Frame = wire.StreamItem{StreamID: "c2-s1", Value: json.RawMessage(`{"remainingMs":5000}`)} })
+		frameAt(m, i, func(sf *wire.SendFrame) {
+			sf.Frame = wire.StreamItem{StreamID: "c2-s1", Value: json.RawMessage(`{"remainingMs":5000}`)}
+		})
 		return i
 	}},
 	{inv: "INV-WAIT-CLAIM-FRAME", name: "WAIT-7 a claim frame for a closed wait", base: "timed", break_: func(m *mut) int {
