@@ -126,8 +126,8 @@ func (c *Client) onWaterfall(f wire.Waterfall) {
 		c.finish(d, wire.Outcome{Kind: wire.OutcomeNext})
 		return
 	}
-	req, err := wire.ParseQuestionRequest(f.Request)
-	if err != nil || len(req.Questions) == 0 {
+	req, ok := parseRequest(f.Request)
+	if !ok || len(req.Questions) == 0 {
 		c.finish(d, wire.Outcome{Kind: wire.OutcomeNext})
 		return
 	}
@@ -210,13 +210,15 @@ func (c *Client) claimEnded(s *stream, err *wire.Error) {
 
 // remainingMs reads the claim frame {"remainingMs":N}.
 func remainingMs(v json.RawMessage) (int64, bool) {
-	var f struct {
-		RemainingMs *float64 `json:"remainingMs"`
-	}
-	if json.Unmarshal(v, &f) != nil || f.RemainingMs == nil || math.IsNaN(*f.RemainingMs) {
+	top, ok := object(string(v))
+	if !ok {
 		return 0, false
 	}
-	ms := math.Floor(*f.RemainingMs)
+	f, ok := top.get("remainingMs").asNumber()
+	if !ok || math.IsNaN(f) {
+		return 0, false
+	}
+	ms := math.Floor(f)
 	switch {
 	case ms < 0:
 		ms = 0

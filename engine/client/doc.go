@@ -88,6 +88,9 @@
 //     empty event id, or a waterfall before Ready is ignored. A claim item that is not
 //     {"remainingMs": number} claims the wait with no local countdown (the peer computes a
 //     NaN deadline that never fires); a negative remainder counts as 0.
+//   - JSON is read with the package's own one-pass reader (JSON.parse semantics: a
+//     repeated key keeps its last value; nesting is bounded), not encoding/json: a request
+//     payload with a wrongly typed field is not a question request and is handed on.
 //   - A failed $events/result reply of the live generation fails the generation (the
 //     peer's pump): deliveries abort, their claims are cancelled, and the client dials.
 //   - A delivery that reaches a card whose earlier waterfall answer is unconfirmed (a

@@ -1,7 +1,6 @@
 package client
 
 import (
-	"encoding/json"
 	"math"
 	"slices"
 	"sort"
@@ -85,45 +84,38 @@ func (p progress) encode() string {
 // fits (spec §6.6, DRAFT-2): index an integer in range, exactly n drafts of the right
 // types, wait absent, editing or waiting. Anything else reports false.
 func decodeProgress(stored string, n int) (progress, bool) {
-	var top map[string]json.RawMessage
-	if json.Unmarshal([]byte(stored), &top) != nil || top == nil {
+	top, ok := object(stored)
+	if !ok {
 		return progress{}, false
 	}
 	var p progress
-	var idx float64
-	if json.Unmarshal(top["index"], &idx) != nil || idx != math.Trunc(idx) || idx < 0 || idx >= float64(n) {
+	idx, ok := top.get("index").asNumber()
+	if !ok || idx != math.Trunc(idx) || idx < 0 || idx >= float64(n) {
 		return progress{}, false
 	}
 	p.index = int(idx)
-	var drafts []json.RawMessage
-	if raw, ok := top["drafts"]; !ok || json.Unmarshal(raw, &drafts) != nil || drafts == nil || len(drafts) != n {
+	drafts := top.get("drafts")
+	if !drafts.isArray() || len(drafts.vals) != n {
 		return progress{}, false
 	}
-	for _, raw := range drafts {
-		var f map[string]json.RawMessage
-		if json.Unmarshal(raw, &f) != nil || f == nil {
+	for _, f := range drafts.vals {
+		if !f.isObject() {
 			return progress{}, false
 		}
-		sel, ok := strictStrings(f["selected"])
-		if !ok {
-			return progress{}, false
-		}
-		custom, ok := strictString(f["custom"])
-		if !ok {
-			return progress{}, false
-		}
-		skipped, ok := strictBool(f["skipped"])
-		if !ok {
+		sel, ok1 := f.get("selected").asStrings()
+		custom, ok2 := f.get("custom").asString()
+		skipped, ok3 := f.get("skipped").asBool()
+		if !ok1 || !ok2 || !ok3 {
 			return progress{}, false
 		}
 		p.drafts = append(p.drafts, qdraft{selected: sel, custom: custom, skipped: skipped})
 	}
-	if raw, ok := top["wait"]; ok {
-		w, ok := strictString(raw)
-		if !ok || (w != dispEditing && w != dispWaiting) {
+	if w := top.get("wait"); w.kind != 0 {
+		ws, ok := w.asString()
+		if !ok || (ws != dispEditing && ws != dispWaiting) {
 			return progress{}, false
 		}
-		p.wait = w
+		p.wait = ws
 	}
 	return p, true
 }
@@ -183,45 +175,6 @@ func (s *draftStore) states() []wire.DraftState {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out
-}
-
-// strictString, strictBool, strictStrings decode a raw JSON value of exactly that type
-// (null and a missing value are not strings).
-func strictString(raw json.RawMessage) (string, bool) {
-	if len(raw) == 0 || raw[0] != '"' {
-		return "", false
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
-}
-
-func strictBool(raw json.RawMessage) (bool, bool) {
-	switch string(raw) {
-	case "true":
-		return true, true
-	case "false":
-		return false, true
-	}
-	return false, false
-}
-
-func strictStrings(raw json.RawMessage) ([]string, bool) {
-	var items []json.RawMessage
-	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &items) != nil {
-		return nil, false
-	}
-	out := make([]string, 0, len(items))
-	for _, it := range items {
-		s, ok := strictString(it)
-		if !ok {
-			return nil, false
-		}
-		out = append(out, s)
-	}
-	return out, true
 }
 
 // trimSpace trims JavaScript whitespace, as String.prototype.trim does.

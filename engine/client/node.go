@@ -22,55 +22,47 @@ func replyPairsOf(text string) ([]wire.Question, []replyAnswer) {
 	if !ok {
 		return nil, nil
 	}
-	items, ok := array(top["questions"])
-	if !ok {
+	items := top.get("questions")
+	if !items.isArray() {
 		return nil, nil
 	}
 	var qs []wire.Question
-	for _, it := range items {
-		f, ok := rawObject(it)
-		if !ok {
-			continue
-		}
-		id, ok1 := strictString(f["id"])
-		text, ok2 := strictString(f["question"])
-		if !ok1 || !ok2 {
+	for _, f := range items.vals {
+		id, ok1 := f.get("id").asString()
+		text, ok2 := f.get("question").asString()
+		if !f.isObject() || !ok1 || !ok2 {
 			continue
 		}
 		q := wire.Question{ID: id, Question: text}
-		if d, ok := strictString(f["detail"]); ok {
+		if d, ok := f.get("detail").asString(); ok {
 			q.Detail = &d
 		}
-		if h, ok := strictString(f["header"]); ok {
+		if h, ok := f.get("header").asString(); ok {
 			q.Header = &h
 		}
-		if opts, ok := options(f["options"], false); ok {
+		if opts, ok := options(f.get("options"), false); ok {
 			q.Options = opts
 		}
-		if m, ok := strictBool(f["multiSelect"]); ok {
+		if m, ok := f.get("multiSelect").asBool(); ok {
 			q.MultiSelect = &m
 		}
 		qs = append(qs, q)
 	}
 	var as []replyAnswer
-	if list, ok := array(top["answers"]); ok {
-		for _, it := range list {
-			f, ok := rawObject(it)
-			if !ok {
-				continue
-			}
-			id, ok1 := strictString(f["id"])
-			sel, ok2 := array(f["selected"])
-			if !ok1 || !ok2 {
+	if list := top.get("answers"); list.isArray() {
+		for _, f := range list.vals {
+			id, ok := f.get("id").asString()
+			sel := f.get("selected")
+			if !f.isObject() || !ok || !sel.isArray() {
 				continue
 			}
 			a := replyAnswer{id: id}
-			for _, s := range sel {
-				if v, ok := strictString(s); ok {
+			for _, s := range sel.vals {
+				if v, ok := s.asString(); ok {
 					a.selected = append(a.selected, v)
 				}
 			}
-			if cu, ok := strictString(f["custom"]); ok {
+			if cu, ok := f.get("custom").asString(); ok {
 				a.custom = &cu
 			}
 			as = append(as, a)

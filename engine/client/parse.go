@@ -1,38 +1,113 @@
 package client
 
 import (
-	"encoding/json"
-
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
-// The tool row's and reply node's readers of recorded JSON (spec §6.9, §7.2). They never
-// fail loudly: what does not parse is reported as absent and shown raw.
+// The client's readers of received and recorded JSON (spec §6.4, §6.7, §6.9, §7.2). They
+// never fail loudly: what does not parse is reported as absent and handled as the spec says.
 
-func object(text string) (map[string]json.RawMessage, bool) {
-	var m map[string]json.RawMessage
-	if json.Unmarshal([]byte(text), &m) != nil || m == nil {
-		return nil, false
-	}
-	return m, true
+// object parses text as a JSON object.
+func object(text string) (jv, bool) {
+	v, ok := parseJSON(text)
+	return v, ok && v.isObject()
 }
 
-func array(raw json.RawMessage) ([]json.RawMessage, bool) {
-	if len(raw) == 0 || raw[0] != '[' {
-		return nil, false
+// optString reads an optional string field: absent or null is nil; another type fails.
+func optString(v jv) (*string, bool) {
+	switch v.kind {
+	case 0, 'z':
+		return nil, true
+	case 's':
+		s := v.str
+		return &s, true
 	}
-	var a []json.RawMessage
-	if json.Unmarshal(raw, &a) != nil {
-		return nil, false
-	}
-	return a, true
+	return nil, false
 }
 
-func rawObject(raw json.RawMessage) (map[string]json.RawMessage, bool) {
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil, false
+// parseRequest reads a forwarded user-questions/request payload (service vocabulary,
+// wire.QuestionRequest): a questions array of objects with non-empty string id and
+// question; optional detail, header, options [{label, description?}], multiSelect, intent;
+// an optional wait {callId, timed?}. A wrong type anywhere makes it unreadable.
+func parseRequest(raw []byte) (wire.QuestionRequest, bool) {
+	top, ok := object(string(raw))
+	if !ok {
+		return wire.QuestionRequest{}, false
 	}
-	return object(string(raw))
+	items := top.get("questions")
+	if !items.isArray() {
+		return wire.QuestionRequest{}, false
+	}
+	var r wire.QuestionRequest
+	r.Questions = make([]wire.Question, 0, len(items.vals))
+	for _, it := range items.vals {
+		if !it.isObject() {
+			return wire.QuestionRequest{}, false
+		}
+		id, ok1 := it.get("id").asString()
+		text, ok2 := it.get("question").asString()
+		if !ok1 || !ok2 || id == "" || text == "" {
+			return wire.QuestionRequest{}, false
+		}
+		q := wire.Question{ID: id, Question: text}
+		var ok3, ok4 bool
+		q.Detail, ok3 = optString(it.get("detail"))
+		q.Header, ok4 = optString(it.get("header"))
+		if !ok3 || !ok4 {
+			return wire.QuestionRequest{}, false
+		}
+		if o := it.get("options"); o.kind != 0 && o.kind != 'z' {
+			opts, ok := options(o, true)
+			if !ok {
+				return wire.QuestionRequest{}, false
+			}
+			q.Options = opts
+		}
+		switch m := it.get("multiSelect"); m.kind {
+		case 0, 'z':
+		case 't', 'f':
+			b := m.kind == 't'
+			q.MultiSelect = &b
+		default:
+			return wire.QuestionRequest{}, false
+		}
+		switch in := it.get("intent"); in.kind {
+		case 0, 'z':
+		case 'o':
+			kind, ok1 := in.get("kind").asString()
+			approve, ok2 := in.get("approve").asString()
+			call, ok3 := optString(in.get("callId"))
+			if !ok1 || !ok2 || !ok3 {
+				return wire.QuestionRequest{}, false
+			}
+			q.Intent = &wire.Intent{Kind: kind, Approve: approve}
+			if call != nil {
+				q.Intent.CallID = *call
+			}
+		default:
+			return wire.QuestionRequest{}, false
+		}
+		r.Questions = append(r.Questions, q)
+	}
+	switch w := top.get("wait"); w.kind {
+	case 0, 'z':
+	case 'o':
+		call, ok := w.get("callId").asString()
+		if !ok {
+			return wire.QuestionRequest{}, false
+		}
+		r.Wait = &wire.Wait{CallID: call}
+		switch t := w.get("timed"); t.kind {
+		case 0, 'z':
+		case 't', 'f':
+			r.Wait.Timed = t.kind == 't'
+		default:
+			return wire.QuestionRequest{}, false
+		}
+	default:
+		return wire.QuestionRequest{}, false
+	}
+	return r, true
 }
 
 // questionEntries reads ask_user_question's model arguments (snake_case): a non-empty
@@ -44,34 +119,36 @@ func questionEntries(args string) ([]wire.Question, bool) {
 	if !ok {
 		return nil, false
 	}
-	items, ok := array(top["questions"])
-	if !ok || len(items) == 0 {
+	items := top.get("questions")
+	if !items.isArray() || len(items.vals) == 0 {
 		return nil, false
 	}
-	out := make([]wire.Question, 0, len(items))
-	seen := map[string]bool{}
-	for _, it := range items {
-		f, ok := rawObject(it)
-		if !ok {
+	out := make([]wire.Question, 0, len(items.vals))
+	for i, it := range items.vals {
+		if !it.isObject() {
 			return nil, false
 		}
-		id, ok1 := strictString(f["id"])
-		text, ok2 := strictString(f["question"])
-		if !ok1 || !ok2 || seen[id] {
+		id, ok1 := it.get("id").asString()
+		text, ok2 := it.get("question").asString()
+		if !ok1 || !ok2 {
 			return nil, false
 		}
-		seen[id] = true
+		for _, prev := range out[:i] {
+			if prev.ID == id {
+				return nil, false
+			}
+		}
 		q := wire.Question{ID: id, Question: text}
-		if h, ok := strictString(f["header"]); ok {
+		if h, ok := it.get("header").asString(); ok {
 			q.Header = &h
 		}
-		if d, ok := strictString(f["detail"]); ok {
+		if d, ok := it.get("detail").asString(); ok {
 			q.Detail = &d
 		}
-		if opts, ok := options(f["options"], true); ok {
+		if opts, ok := options(it.get("options"), true); ok {
 			q.Options = opts
 		}
-		if m, ok := strictBool(f["multi_select"]); ok {
+		if m, ok := it.get("multi_select").asBool(); ok {
 			q.MultiSelect = &m
 		}
 		out = append(out, q)
@@ -81,25 +158,24 @@ func questionEntries(args string) ([]wire.Question, bool) {
 
 // options reads an options array. strict: every entry must be valid or there are none;
 // otherwise invalid entries are skipped (the reply node's reader).
-func options(raw json.RawMessage, strict bool) ([]wire.Option, bool) {
-	items, ok := array(raw)
-	if !ok {
+func options(v jv, strict bool) ([]wire.Option, bool) {
+	if !v.isArray() {
 		return nil, false
 	}
 	var out []wire.Option
-	for _, it := range items {
-		f, ok := rawObject(it)
-		label, ok2 := strictString(f["label"])
-		if !ok || !ok2 {
+	for _, it := range v.vals {
+		label, ok := it.get("label").asString()
+		if !it.isObject() || !ok {
 			if strict {
 				return nil, false
 			}
 			continue
 		}
 		o := wire.Option{Label: label}
-		if d, ok := strictString(f["description"]); ok {
-			o.Description = &d
-		} else if _, present := f["description"]; present && strict {
+		if d := it.get("description"); d.kind == 's' {
+			s := d.str
+			o.Description = &s
+		} else if d.kind != 0 && strict {
 			return nil, false
 		}
 		out = append(out, o)
@@ -113,30 +189,28 @@ func answerEntries(text string) ([]wire.AnswerItem, bool) {
 	if !ok {
 		return nil, false
 	}
-	return answerList(top["answers"])
+	return answerList(top.get("answers"))
 }
 
 // answerList reads an answers array: objects with a string id, a string array selected
 // and a custom that is absent or a string.
-func answerList(raw json.RawMessage) ([]wire.AnswerItem, bool) {
-	items, ok := array(raw)
-	if !ok {
+func answerList(v jv) ([]wire.AnswerItem, bool) {
+	if !v.isArray() {
 		return nil, false
 	}
-	out := make([]wire.AnswerItem, 0, len(items))
-	for _, it := range items {
-		f, ok := rawObject(it)
-		if !ok {
+	out := make([]wire.AnswerItem, 0, len(v.vals))
+	for _, it := range v.vals {
+		if !it.isObject() {
 			return nil, false
 		}
-		id, ok1 := strictString(f["id"])
-		sel, ok2 := strictStrings(f["selected"])
+		id, ok1 := it.get("id").asString()
+		sel, ok2 := it.get("selected").asStrings()
 		if !ok1 || !ok2 {
 			return nil, false
 		}
 		a := wire.AnswerItem{ID: id, Selected: sel}
-		if raw, present := f["custom"]; present {
-			s, ok := strictString(raw)
+		if cu := it.get("custom"); cu.kind != 0 {
+			s, ok := cu.asString()
 			if !ok {
 				return nil, false
 			}
@@ -150,14 +224,10 @@ func answerList(raw json.RawMessage) ([]wire.AnswerItem, bool) {
 // isPendingResult is the row's pending test: pending === true and a string callId.
 func isPendingResult(text string) bool {
 	top, ok := object(text)
-	if !ok {
+	if !ok || top.get("pending").kind != 't' {
 		return false
 	}
-	p, ok := strictBool(top["pending"])
-	if !ok || !p {
-		return false
-	}
-	_, ok = strictString(top["callId"])
+	_, ok = top.get("callId").asString()
 	return ok
 }
 
@@ -168,24 +238,30 @@ func pairAnswers(qs []wire.Question, as []wire.AnswerItem) ([][]string, bool) {
 	if len(qs) != len(as) {
 		return nil, false
 	}
-	byID := make(map[string]wire.AnswerItem, len(as))
-	for _, a := range as {
-		if _, dup := byID[a.ID]; dup {
-			return nil, false
+	for i := range as {
+		for j := range i {
+			if as[j].ID == as[i].ID {
+				return nil, false
+			}
 		}
-		byID[a.ID] = a
 	}
 	out := make([][]string, len(qs))
 	for i, q := range qs {
-		a, ok := byID[q.ID]
-		if !ok {
+		found := false
+		for _, a := range as {
+			if a.ID != q.ID {
+				continue
+			}
+			lines := append([]string(nil), a.Selected...)
+			if a.Custom != nil && *a.Custom != "" {
+				lines = append(lines, *a.Custom)
+			}
+			out[i], found = lines, true
+			break
+		}
+		if !found {
 			return nil, false
 		}
-		lines := append([]string(nil), a.Selected...)
-		if a.Custom != nil && *a.Custom != "" {
-			lines = append(lines, *a.Custom)
-		}
-		out[i] = lines
 	}
 	return out, true
 }

@@ -246,13 +246,13 @@ func (r *rowInfo) queuedOverride(s *sessionView) {
 	if !ok {
 		return
 	}
-	if kind, _ := strictString(top["kind"]); kind != "answer_to_pending_question" {
+	if kind, _ := top.get("kind").asString(); kind != "answer_to_pending_question" {
 		return
 	}
-	if id, _ := strictString(top["callId"]); id != r.callID {
+	if id, _ := top.get("callId").asString(); id != r.callID {
 		return
 	}
-	as, ok := answerList(top["answers"])
+	as, ok := answerList(top.get("answers"))
 	if !ok {
 		return
 	}

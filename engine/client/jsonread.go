@@ -1,0 +1,348 @@
+package client
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// jv is one parsed JSON value. The client reads every recorded or received JSON text
+// once, with JSON.parse's semantics (a repeated key keeps its last value), into this small
+// tree: reflection-free and a few allocations per text.
+type jv struct {
+	kind byte   // 'o' object, 'a' array, 's' string, 'n' number, 't' true, 'f' false, 'z' null, 0 absent
+	str  string // string value, or a number's literal
+	key  string // the member's key, for a value inside an object
+	vals []jv   // object members or array items
+}
+
+// maxDepth bounds nesting, so hostile input cannot exhaust the stack.
+const maxDepth = 64
+
+// parseJSON parses one JSON text; ok is false for anything that is not exactly one value.
+func parseJSON(s string) (jv, bool) {
+	p := jparser{s: s, vals: make([]jv, 0, 16)}
+	p.ws()
+	v, ok := p.value(0)
+	if !ok {
+		return jv{}, false
+	}
+	p.ws()
+	return v, p.i == len(p.s)
+}
+
+// get is the value of key (the last one when repeated); absent values have kind 0.
+func (v jv) get(key string) jv {
+	if v.kind != 'o' {
+		return jv{}
+	}
+	for i := len(v.vals) - 1; i >= 0; i-- {
+		if v.vals[i].key == key {
+			return v.vals[i]
+		}
+	}
+	return jv{}
+}
+
+func (v jv) has(key string) bool { return v.get(key).kind != 0 }
+
+func (v jv) isObject() bool { return v.kind == 'o' }
+func (v jv) isArray() bool  { return v.kind == 'a' }
+
+func (v jv) asString() (string, bool) { return v.str, v.kind == 's' }
+
+func (v jv) asBool() (bool, bool) { return v.kind == 't', v.kind == 't' || v.kind == 'f' }
+
+func (v jv) asNumber() (float64, bool) {
+	if v.kind != 'n' {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(v.str, 64)
+	if err != nil && !math.IsInf(f, 0) {
+		return 0, false
+	}
+	return f, true
+}
+
+// asStrings reads an array of strings only.
+func (v jv) asStrings() ([]string, bool) {
+	if v.kind != 'a' {
+		return nil, false
+	}
+	out := make([]string, 0, len(v.vals))
+	for _, it := range v.vals {
+		if it.kind != 's' {
+			return nil, false
+		}
+		out = append(out, it.str)
+	}
+	return out, true
+}
+
+type jparser struct {
+	s    string
+	i    int
+	vals []jv // scratch: members and items of the objects and arrays being read
+}
+
+func (p *jparser) ws() {
+	for p.i < len(p.s) {
+		switch p.s[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+func (p *jparser) lit(word string, kind byte) (jv, bool) {
+	if len(p.s)-p.i >= len(word) && p.s[p.i:p.i+len(word)] == word {
+		p.i += len(word)
+		return jv{kind: kind}, true
+	}
+	return jv{}, false
+}
+
+func (p *jparser) value(depth int) (jv, bool) {
+	if p.i >= len(p.s) || depth > maxDepth {
+		return jv{}, false
+	}
+	switch c := p.s[p.i]; {
+	case c == '{':
+		return p.object(depth)
+	case c == '[':
+		return p.array(depth)
+	case c == '"':
+		s, ok := p.string()
+		return jv{kind: 's', str: s}, ok
+	case c == 't':
+		return p.lit("true", 't')
+	case c == 'f':
+		return p.lit("false", 'f')
+	case c == 'n':
+		return p.lit("null", 'z')
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	}
+	return jv{}, false
+}
+
+func (p *jparser) object(depth int) (jv, bool) {
+	p.i++ // {
+	base := len(p.vals)
+	defer func() { p.vals = p.vals[:base] }()
+	p.ws()
+	if p.i < len(p.s) && p.s[p.i] == '}' {
+		p.i++
+		return jv{kind: 'o'}, true
+	}
+	for {
+		p.ws()
+		if p.i >= len(p.s) || p.s[p.i] != '"' {
+			return jv{}, false
+		}
+		k, ok := p.string()
+		if !ok {
+			return jv{}, false
+		}
+		p.ws()
+		if p.i >= len(p.s) || p.s[p.i] != ':' {
+			return jv{}, false
+		}
+		p.i++
+		p.ws()
+		val, ok := p.value(depth + 1)
+		if !ok {
+			return jv{}, false
+		}
+		val.key = k
+		p.vals = append(p.vals, val)
+		p.ws()
+		if p.i >= len(p.s) {
+			return jv{}, false
+		}
+		switch p.s[p.i] {
+		case ',':
+			p.i++
+		case '}':
+			p.i++
+			return jv{kind: 'o', vals: append([]jv(nil), p.vals[base:]...)}, true
+		default:
+			return jv{}, false
+		}
+	}
+}
+
+func (p *jparser) array(depth int) (jv, bool) {
+	p.i++ // [
+	base := len(p.vals)
+	defer func() { p.vals = p.vals[:base] }()
+	p.ws()
+	if p.i < len(p.s) && p.s[p.i] == ']' {
+		p.i++
+		return jv{kind: 'a'}, true
+	}
+	for {
+		p.ws()
+		val, ok := p.value(depth + 1)
+		if !ok {
+			return jv{}, false
+		}
+		p.vals = append(p.vals, val)
+		p.ws()
+		if p.i >= len(p.s) {
+			return jv{}, false
+		}
+		switch p.s[p.i] {
+		case ',':
+			p.i++
+		case ']':
+			p.i++
+			return jv{kind: 'a', vals: append([]jv(nil), p.vals[base:]...)}, true
+		default:
+			return jv{}, false
+		}
+	}
+}
+
+func (p *jparser) string() (string, bool) {
+	p.i++ // opening quote
+	start := p.i
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		switch {
+		case c == '"':
+			s := p.s[start:p.i]
+			p.i++
+			return s, true
+		case c == '\\':
+			return p.escaped(start)
+		case c < 0x20:
+			return "", false
+		}
+		p.i++
+	}
+	return "", false
+}
+
+// escaped finishes a string that contains escapes.
+func (p *jparser) escaped(start int) (string, bool) {
+	b := []byte(p.s[start:p.i])
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			return string(b), true
+		case c < 0x20:
+			return "", false
+		case c != '\\':
+			b = append(b, c)
+			p.i++
+			continue
+		}
+		p.i++
+		if p.i >= len(p.s) {
+			return "", false
+		}
+		e := p.s[p.i]
+		p.i++
+		switch e {
+		case '"', '\\', '/':
+			b = append(b, e)
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r, ok := p.hex4()
+			if !ok {
+				return "", false
+			}
+			if utf16.IsSurrogate(r) {
+				if p.i+6 <= len(p.s) && p.s[p.i] == '\\' && p.s[p.i+1] == 'u' {
+					save := p.i
+					p.i += 2
+					if r2, ok := p.hex4(); ok {
+						if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+							b = utf8.AppendRune(b, d)
+							continue
+						}
+					}
+					p.i = save
+				}
+				r = utf8.RuneError // a lone surrogate
+			}
+			b = utf8.AppendRune(b, r)
+		default:
+			return "", false
+		}
+	}
+	return "", false
+}
+
+func (p *jparser) hex4() (rune, bool) {
+	if p.i+4 > len(p.s) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range []byte(p.s[p.i : p.i+4]) {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c-'a') + 10
+		case c >= 'A' && c <= 'F':
+			r |= rune(c-'A') + 10
+		default:
+			return 0, false
+		}
+	}
+	p.i += 4
+	return r, true
+}
+
+func (p *jparser) number() (jv, bool) {
+	start := p.i
+	if p.s[p.i] == '-' {
+		p.i++
+	}
+	digits := func() int {
+		n := 0
+		for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
+			p.i++
+			n++
+		}
+		return n
+	}
+	if p.i < len(p.s) && p.s[p.i] == '0' {
+		p.i++
+	} else if digits() == 0 {
+		return jv{}, false
+	}
+	if p.i < len(p.s) && p.s[p.i] == '.' {
+		p.i++
+		if digits() == 0 {
+			return jv{}, false
+		}
+	}
+	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
+		p.i++
+		if p.i < len(p.s) && (p.s[p.i] == '+' || p.s[p.i] == '-') {
+			p.i++
+		}
+		if digits() == 0 {
+			return jv{}, false
+		}
+	}
+	return jv{kind: 'n', str: p.s[start:p.i]}, true
+}

@@ -1,0 +1,78 @@
+package client
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// toAny converts a parsed value to what encoding/json's Unmarshal into any gives.
+func toAny(v jv) any {
+	switch v.kind {
+	case 'o':
+		m := map[string]any{}
+		for _, it := range v.vals {
+			m[it.key] = toAny(it)
+		}
+		return m
+	case 'a':
+		a := make([]any, len(v.vals))
+		for i, it := range v.vals {
+			a[i] = toAny(it)
+		}
+		return a
+	case 's':
+		return v.str
+	case 'n':
+		f, _ := v.asNumber()
+		return f
+	case 't':
+		return true
+	case 'f':
+		return false
+	}
+	return nil
+}
+
+func checkJSON(t interface {
+	Fatalf(string, ...any)
+}, s string) {
+	v, ok := parseJSON(s)
+	var want any
+	err := json.Unmarshal([]byte(s), &want)
+	if ok != (err == nil) {
+		t.Fatalf("%q: reader ok=%v, encoding/json err=%v", s, ok, err)
+	}
+	if ok && !reflect.DeepEqual(toAny(v), want) {
+		t.Fatalf("%q: %#v, want %#v", s, toAny(v), want)
+	}
+}
+
+func TestJSONReader(t *testing.T) {
+	for _, s := range []string{
+		`{}`, `[]`, `{"a":1,"a":2}`, `{"a":[1,-2.5e3,0,true,false,null,"x\u00e9\n\"\\\/"]}`, `"\ud83d\ude00"`, `"\ud83d"`,
+		` { "k" : [ ] } `, `01`, `1.`, `-`, `1e`, `{"a" 1}`, `{"a":1,}`, `[1,]`, `tru`, `nul`, `"a`, "\"\x01\"", `{"a":1}x`,
+		`"\x"`, `"\u12"`, `1E+2`, `-0`, `[[[[[]]]]]`, "", " ", `{"questions":[{"id":"a","question":"q"}]}`,
+	} {
+		checkJSON(t, s)
+	}
+	deep := ""
+	for i := 0; i < 100; i++ {
+		deep += "["
+	}
+	if _, ok := parseJSON(deep); ok {
+		t.Fatal("unbounded nesting")
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		parts := rapid.SliceOfN(rapid.SampledFrom([]string{
+			"{", "}", "[", "]", ",", ":", `"a"`, `"b\n"`, `"\u0041"`, "1", "-2.5", "1e3", "true", "null", " ", `"`, `\`, "0",
+		}), 0, 20).Draw(t, "parts")
+		s := ""
+		for _, p := range parts {
+			s += p
+		}
+		checkJSON(t, s)
+	})
+}
