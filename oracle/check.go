@@ -44,6 +44,21 @@ type Checker struct {
 	clients  map[string]*clientModel
 
 	ap applyCtx
+
+	headers map[string]bool // timedHeader by tools JSON, kept across traces
+}
+
+// timedHeader classifies a header's tools once per distinct JSON (hosts repeat theirs).
+func (c *Checker) timedHeader(tools string) bool {
+	if v, ok := c.headers[tools]; ok {
+		return v
+	}
+	if c.headers == nil || len(c.headers) > 64 {
+		c.headers = map[string]bool{}
+	}
+	v := timedHeader(tools)
+	c.headers[tools] = v
+	return v
 }
 
 // NewChecker returns a checker with the given options.

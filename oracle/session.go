@@ -161,7 +161,7 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 	}
 	switch d := e.Data.(type) {
 	case session.RequestHeader:
-		s.timed = timedHeader(d.Tools)
+		s.timed = c.timedHeader(d.Tools)
 	case session.TurnStart:
 		if s.turnOpen {
 			fail(invLogNesting, "turn/start "+strconv.Itoa(d.Turn)+" while turn "+strconv.Itoa(s.turn)+" is open")
