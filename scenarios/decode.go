@@ -46,7 +46,7 @@ func decode(file string, data []byte) (*Scenario, Errors) {
 			d.fail(top, "a scenario starts with name: and summary:", "the file is empty")
 			return nil, d.errs
 		}
-		d.yamlError(err)
+		d.yamlError(err, data)
 		return nil, d.errs
 	}
 	var extra yaml.Node
@@ -54,7 +54,7 @@ func decode(file string, data []byte) (*Scenario, Errors) {
 		d.fail(&extra, "put each scenario in its own file", "a second YAML document (---) in one file")
 		return nil, d.errs
 	} else if !errors.Is(err, io.EOF) {
-		d.yamlError(err)
+		d.yamlError(err, data)
 		return nil, d.errs
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
@@ -69,7 +69,7 @@ func decode(file string, data []byte) (*Scenario, Errors) {
 	return s, d.errs
 }
 
-func (d *dec) yamlError(err error) {
+func (d *dec) yamlError(err error, data []byte) {
 	msg := err.Error()
 	pos := &yaml.Node{Line: 1, Column: 1}
 	for _, line := range strings.Split(msg, "\n") {
@@ -81,6 +81,18 @@ func (d *dec) yamlError(err error) {
 		}
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
+	lines := strings.Split(string(data), "\n")
+	for n := pos.Line - 1; n <= pos.Line+1; n++ {
+		if n < 1 || n > len(lines) {
+			continue
+		}
+		if l := lines[n-1]; strings.Contains(l, "?") && strings.ContainsAny(l, "{[") {
+			d.fail(&yaml.Node{Line: n, Column: strings.Index(l, "?") + 1},
+				"inside { } and [ ] YAML cannot hold a bare ?: quote the text (question: \"Which one?\"), or write the mapping as indented lines",
+				"%s", msg)
+			return
+		}
+	}
 	d.fail(pos, "the file is not valid YAML: check the indentation; inside { } and [ ] quote text that contains , : ? # [ ] { } (question: \"Ready?\"), or write the mapping as indented lines", "%s", msg)
 }
 
@@ -1332,6 +1344,8 @@ func (d *dec) expectation(n *yaml.Node) (Expectation, bool) {
 	switch o.Keys[0].Type {
 	case "ident":
 		e.Subject, k = d.ident(subject, o.Name)
+	case "#verdict":
+		e.Subject, k = d.enum(subject, "verdict", []string{"ok", "violation", "unknown"})
 	case "#config-outcome":
 		e.Subject, k = d.enum(subject, "host-config outcome", []string{"accepted", "refused"})
 	default:

@@ -93,7 +93,7 @@ func TestDecodeReportsBadInput(t *testing.T) {
 		hint       string
 	}{
 		{"not yaml", "name: [x\n", "1:1", "did not find expected", "not valid YAML"},
-		{"flow question mark", base + "steps:\n  - {at: 0s, model: {call: c1, ask: [{id: q, question: Ready?, options: [a]}]}}\n", "", "", "quote text"},
+		{"flow question mark", base + "steps:\n  - {at: 0s, model: {call: c1, ask: [{id: q, question: Ready?, options: [a]}]}}\n", "7:61", "did not find expected", "cannot hold a bare ?"},
 		{"empty file", "", "1:1", "the file is empty", "name: and summary:"},
 		{"not a mapping", "- a\n- b\n", "1:1", "the scenario must be a mapping", ""},
 		{"two documents", base + "---\nname: z\n", "6:1", "second YAML document", "own file"},

@@ -441,7 +441,9 @@ func (g *gen) expectation(limit Duration) (Expectation, bool) {
 	if len(g.clients) > 0 {
 		kinds = append(kinds, ExpectReply, ExpectLink)
 	}
-	kinds = append(kinds, ExpectHostConfig)
+	if e.End {
+		kinds = append(kinds, ExpectHostConfig, ExpectOracle)
+	}
 	e.Kind = rapid.SampledFrom(kinds).Draw(g.t, "kind")
 	ptr := func(v int) *int { return &v }
 	bptr := func(l string) *bool { b := rapid.Bool().Draw(g.t, l); return &b }
@@ -626,6 +628,11 @@ func (g *gen) expectation(limit Duration) (Expectation, bool) {
 		if maybe("none") {
 			e.None = true
 		} else if maybe("contains?") {
+			e.Contains = g.line("contains")
+		}
+	case ExpectOracle:
+		e.Subject = rapid.SampledFrom([]string{"ok", "violation", "unknown"}).Draw(g.t, "verdict")
+		if maybe("contains?") {
 			e.Contains = g.line("contains")
 		}
 	case ExpectHostConfig:

@@ -361,6 +361,7 @@ const (
 	ExpectDraft       = "draft"
 	ExpectLink        = "link"
 	ExpectHostConfig  = "host-config"
+	ExpectOracle      = "oracle"
 )
 
 // Expectation is one check, at a virtual time or at the end of the run. Kind says what is

@@ -199,6 +199,8 @@ func typeSchema(t string) jobj {
 		return jobj{{"type", "string"}, {"pattern", countPattern}}
 	case "#texts":
 		return texts()
+	case "#verdict":
+		return jobj{{"enum", []any{"ok", "violation", "unknown"}}}
 	case "#config-outcome":
 		return jobj{{"enum", []any{"accepted", "refused"}}}
 	}

@@ -404,6 +404,10 @@ var expectKinds = []*object{
 		{ExpectHostConfig, "#config-outcome", true, "accepted or refused."},
 		{"contains", "text", false, "The refusal's message contains this."},
 	}},
+	{Name: ExpectOracle, Doc: "The oracle's verdict on the whole run (at end). A violation fails a run unless a scenario expects it.", Keys: []key{
+		{ExpectOracle, "#verdict", true, "ok, violation or unknown."},
+		{"contains", "text", false, "The verdict's text contains this (an invariant's name)."},
+	}},
 }
 
 func expectKind(name string) *object {

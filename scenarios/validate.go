@@ -592,6 +592,10 @@ func (v *validator) expectation(e *Expectation) {
 		v.client(p, e.Subject)
 	case ExpectAgent:
 		v.session(p, e.Subject)
+	case ExpectHostConfig, ExpectOracle:
+		if !e.End {
+			v.fail(p, "write at: end", "a %s expectation is about the whole run", e.Kind)
+		}
 	case ExpectView, ExpectInbox, ExpectEvent, ExpectRecord:
 		if e.Subject == "" {
 			v.fail(p, "write the text to look for", "an empty %s", e.Kind)

@@ -1,14 +1,111 @@
-// Command simrun runs the scenario library against the reference engine (DESIGN §8).
+// Command simrun is the front door of the harness (DESIGN §8): it runs scenarios against
+// the reference engine, validates scenario files, replays a saved scenario and reports
+// requirement coverage. With no command it runs the embedded scenario library, so
+// `go run ./cmd/simrun` and an installed simrun work from any directory.
 //
-// Until the scenario library lands it only reports that there is nothing to run.
+//	simrun [run] [PATH...] [--seed N] [--update] [-v] [--json]
+//	simrun check PATH...
+//	simrun replay FILE [--seed N]
+//	simrun coverage [--json]
+//
+// Exit codes: 0 all good, 1 a scenario, expectation, golden or oracle check failed, 2 bad
+// usage or invalid input (with file:line:col where there is one).
+//
+// The commands are thin: flag parsing, files and exit codes over package harness, which
+// the tests call too. Another command registers itself in commands (from its own file).
 package main
 
 import (
+	"flag"
 	"fmt"
+	"io"
 	"os"
+	"sort"
+	"strconv"
+	"strings"
 )
 
-func main() {
-	fmt.Println("simrun: no scenarios yet")
-	os.Exit(0)
+// command is one subcommand: it parses its own arguments and returns the exit code.
+type command struct {
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) int
+}
+
+// commands are the subcommands by name; files of this package add theirs in init.
+var commands = map[string]command{}
+
+func main() { os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// Main runs simrun with args and returns its exit code.
+func Main(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "help", "-h", "-help", "--help":
+			usage(stdout)
+			return 0
+		}
+		if c, ok := commands[args[0]]; ok {
+			return c.run(args[1:], stdout, stderr)
+		}
+		if !strings.HasPrefix(args[0], "-") && !looksLikePath(args[0]) {
+			fmt.Fprintf(stderr, "simrun: unknown command %q\n", args[0])
+			usage(stderr)
+			return 2
+		}
+	}
+	return commands["run"].run(args, stdout, stderr)
+}
+
+func looksLikePath(s string) bool {
+	if strings.ContainsAny(s, "/.") {
+		return true
+	}
+	_, err := os.Stat(s)
+	return err == nil
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: simrun [command] [arguments]   (the default command is run)")
+	var names []string
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "exit codes: 0 all good, 1 a check failed, 2 bad usage or invalid input")
+}
+
+// parse parses flags and positional arguments in any order (flags may follow paths).
+func parse(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, bool) {
+	fs.SetOutput(stderr)
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, false
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return rest, true
+		}
+		rest = append(rest, args[0])
+		args = args[1:]
+	}
+}
+
+// seedFlag is a uint64 flag that records whether it was set.
+type seedFlag struct {
+	v   uint64
+	set bool
+}
+
+func (s *seedFlag) String() string { return strconv.FormatUint(s.v, 10) }
+func (s *seedFlag) Set(v string) error {
+	n, err := strconv.ParseUint(v, 0, 64)
+	if err != nil || n == 0 {
+		return fmt.Errorf("a seed is a positive whole number")
+	}
+	s.v, s.set = n, true
+	return nil
 }

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/twosettle/twosettle/golden"
+	"github.com/twosettle/twosettle/harness"
+	"github.com/twosettle/twosettle/scenarios"
+)
+
+func init() {
+	commands["run"] = command{"run scenarios (default: the embedded library), compare goldens, check expectations and the oracle", cmdRun}
+	commands["check"] = command{"validate scenario files only", cmdCheck}
+	commands["replay"] = command{"rerun a saved scenario (a fuzz failure, a shrunk case) and print its transcript", cmdReplay}
+	commands["coverage"] = command{"print each requirement id with the scenarios and invariants that exercise it", cmdCoverage}
+}
+
+func load(paths []string, stderr io.Writer) ([]harness.Entry, bool) {
+	if len(paths) == 0 {
+		return harness.Library(""), true
+	}
+	es, err := harness.Load(paths)
+	if err != nil {
+		fmt.Fprintln(stderr, "simrun:", err)
+		return nil, false
+	}
+	return es, true
+}
+
+func cmdRun(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("simrun run", flag.ContinueOnError)
+	var seed seedFlag
+	fs.Var(&seed, "seed", "run at this seed instead of each scenario's own (goldens are then not compared)")
+	update := fs.Bool("update", false, "rewrite the goldens with this run's transcripts (review the diff)")
+	verbose := fs.Bool("v", false, "print every transcript")
+	asJSON := fs.Bool("json", false, "print one JSON object with the per-scenario results")
+	paths, ok := parse(fs, args, stderr)
+	if !ok {
+		return 2
+	}
+	entries, ok := load(paths, stderr)
+	if !ok {
+		return 2
+	}
+	if len(entries) == 0 {
+		fmt.Fprintln(stdout, "simrun: the scenario library is empty")
+		fmt.Fprintln(stdout, harness.Summary{}.Line())
+		return 0
+	}
+	opts := harness.DefaultOptions()
+	opts.Seed = seed.v
+	var results []*harness.Result
+	for _, e := range entries {
+		r := harness.Run(e, opts)
+		if *update {
+			r.Golden = harness.Update(r)
+		}
+		results = append(results, r)
+		if *asJSON {
+			continue
+		}
+		if *verbose && r.Transcript != nil {
+			stdout.Write(r.Transcript)
+		}
+		fmt.Fprintln(stdout, r.Line())
+		for _, l := range r.Details() {
+			fmt.Fprintln(stdout, l)
+		}
+		if *update && r.Golden.Err != nil {
+			fmt.Fprintln(stdout, "        "+r.Golden.String())
+		} else if *update && r.Golden.State == "updated" {
+			fmt.Fprintln(stdout, "        wrote "+r.Golden.Path)
+		}
+	}
+	sum := harness.Summarize(results)
+	if *asJSON {
+		stdout.Write(harness.JSON(results))
+	} else {
+		fmt.Fprintln(stdout, sum.Line())
+	}
+	code := sum.ExitCode()
+	if *update && code == 1 {
+		// An update accepts the new transcripts; what still fails is an expectation or
+		// the oracle, which an update does not fix.
+		for _, r := range results {
+			if r.Golden.Err != nil {
+				return 2
+			}
+		}
+	}
+	return code
+}
+
+func cmdCheck(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("simrun check", flag.ContinueOnError)
+	paths, ok := parse(fs, args, stderr)
+	if !ok {
+		return 2
+	}
+	if len(paths) == 0 {
+		fmt.Fprintln(stderr, "usage: simrun check PATH... (scenario files or directories)")
+		return 2
+	}
+	entries, ok := load(paths, stderr)
+	if !ok {
+		return 2
+	}
+	bad := 0
+	for _, e := range entries {
+		if _, err := scenarios.Decode(e.Path, e.Data); err != nil {
+			bad++
+			fmt.Fprintln(stdout, err)
+			continue
+		}
+		fmt.Fprintln(stdout, "ok      "+e.Path)
+	}
+	fmt.Fprintf(stdout, "%d valid, %d invalid\n", len(entries)-bad, bad)
+	if bad > 0 {
+		return 2
+	}
+	return 0
+}
+
+func cmdReplay(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("simrun replay", flag.ContinueOnError)
+	var seed seedFlag
+	fs.Var(&seed, "seed", "replay at this seed instead of the scenario's own")
+	paths, ok := parse(fs, args, stderr)
+	if !ok {
+		return 2
+	}
+	if len(paths) != 1 {
+		fmt.Fprintln(stderr, "usage: simrun replay FILE [--seed N]")
+		return 2
+	}
+	data, err := os.ReadFile(paths[0])
+	if err != nil {
+		fmt.Fprintln(stderr, "simrun:", err)
+		return 2
+	}
+	if bytes.HasPrefix(data, []byte(golden.Banner)) {
+		fmt.Fprintf(stderr, "simrun: %s is a transcript; replay its scenario file (the .yaml written beside it)\n", paths[0])
+		return 2
+	}
+	opts := harness.DefaultOptions()
+	opts.Seed = seed.v
+	r := harness.Run(harness.FileEntry(paths[0], data), opts)
+	if r.Transcript != nil {
+		stdout.Write(r.Transcript)
+	}
+	fmt.Fprintln(stderr, r.Line())
+	for _, l := range r.Details() {
+		fmt.Fprintln(stderr, l)
+	}
+	return harness.Summarize([]*harness.Result{r}).ExitCode()
+}
+
+func cmdCoverage(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("simrun coverage", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print every requirement id with the scenarios and invariants that exercise it, as JSON")
+	paths, ok := parse(fs, args, stderr)
+	if !ok {
+		return 2
+	}
+	entries, ok := load(paths, stderr)
+	if !ok {
+		return 2
+	}
+	rep, err := harness.Coverage(entries)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	if *asJSON {
+		stdout.Write(rep.JSON())
+	} else {
+		io.WriteString(stdout, rep.Text())
+	}
+	if len(rep.Uncovered) > 0 {
+		return 1
+	}
+	return 0
+}

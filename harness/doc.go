@@ -1,0 +1,37 @@
+// Package harness runs scenarios: scenario → the reference host and clients → the
+// simulator → the trace → the transcript → the golden comparison, the expectations and
+// the oracle's verdict. cmd/simrun's commands and `go test` both call it.
+//
+//	entries := harness.Library("")                    // the embedded library
+//	r := harness.Run(entries[0], harness.DefaultOptions())
+//	r.Status()       // Passed, Failed or Invalid (exit codes 0, 1, 2)
+//	r.Transcript     // the exact bytes of the golden
+//	r.Failures       // each failed check, at its file:line:col
+//
+// What it decides:
+//   - Compile maps the YAML vocabulary to sim.Config: the Sessions are opened at time 0
+//     before any step; the model's, the host's and the service's steps become host
+//     commands; user actions become wire.UserActions, except reload, crash, clock and
+//     drift, which are simulator faults; `host: crash` (with a point) is a crash fault,
+//     `host: restart` the host's Restart command. Each expectation at a time t gets a
+//     probe after every step at t (other events due at t may still come after it: look
+//     a little after an instant rather than at it). A client that omits reconnect never
+//     redials by itself; write-window 0s is write-through, omitted is the host's default.
+//   - Every Reject record is traced back to its step (same time, actor and input text).
+//     A refusal the step does not expect (refused:) makes the scenario impossible:
+//     Invalid, at the step's line, like a decoding error. An expected refusal is a check.
+//   - The oracle (Options.Oracle, ReferenceOracle by default) runs on every trace; its
+//     verdict is the transcript's last lines, and a violation fails the run unless an
+//     `oracle: violation` expectation says the scenario shows one (a finding).
+//   - A golden is compared only at the scenario's own seed. A library scenario without a
+//     golden fails ("missing"); another file's golden sits beside it and is optional.
+//     Update writes goldens atomically, only for runs that were not invalid.
+//   - A host that refuses its configuration (host.New fails) produces a transcript of
+//     that refusal and can only satisfy host-config expectations.
+//
+// For generated scenarios (the fuzzer, the shrinker) RunScenario runs a
+// scenarios.Scenario value directly; scenarios.Encode writes it as the same YAML.
+//
+// Imports: scenarios, golden, trace, sim, oracle, engine/host, engine/client and
+// engine/wire. It is not imported by any of them.
+package harness

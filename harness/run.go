@@ -1,0 +1,274 @@
+package harness
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/twosettle/twosettle/engine/client"
+	"github.com/twosettle/twosettle/engine/host"
+	"github.com/twosettle/twosettle/engine/wire"
+	"github.com/twosettle/twosettle/golden"
+	"github.com/twosettle/twosettle/oracle"
+	"github.com/twosettle/twosettle/scenarios"
+	"github.com/twosettle/twosettle/sim"
+	"github.com/twosettle/twosettle/trace"
+)
+
+// Verdict is an oracle's answer for one run: its canonical text (the transcript's last
+// lines) and its status.
+type Verdict struct {
+	Text   string
+	Status string // ok, violation or unknown
+}
+
+// Oracle checks a trace. The harness appends its verdict to the transcript; a violation
+// fails the run unless the scenario expects it (an oracle expectation).
+type Oracle func(tr *trace.Trace, s *scenarios.Scenario) Verdict
+
+// ReferenceOracle is the invariant catalogue of package oracle.
+func ReferenceOracle(tr *trace.Trace, s *scenarios.Scenario) Verdict {
+	opts := oracle.Options{DefaultTimeoutMs: 120_000}
+	if s.Timeout != nil {
+		opts.DefaultTimeoutMs = *s.Timeout * 1000
+		if *s.Timeout < 0 {
+			opts.DefaultTimeoutMs = -1
+		}
+	}
+	if s.Explore != nil && s.Explore.Healed > 0 {
+		opts.HealedAt = s.Explore.Healed.Ms()
+	}
+	v := oracle.Check(tr, opts)
+	return Verdict{Text: v.String(), Status: v.Status.String()}
+}
+
+// Options configure a run.
+type Options struct {
+	// Seed overrides the scenario's seed (0: the scenario's own). A golden is only
+	// compared at the scenario's own seed.
+	Seed uint64
+	// Oracle checks the trace; nil runs none (the transcript then has no verdict).
+	Oracle Oracle
+	// Mutant switches on a named bug of the reference host.
+	Mutant string
+}
+
+// DefaultOptions runs the reference oracle.
+func DefaultOptions() Options { return Options{Oracle: ReferenceOracle} }
+
+// Status is the outcome of one scenario run.
+type Status int
+
+const (
+	Passed  Status = iota
+	Failed         // an expectation, the golden or the oracle failed
+	Invalid        // the scenario is invalid or impossible (exit 2)
+)
+
+func (s Status) String() string {
+	switch s {
+	case Passed:
+		return "ok"
+	case Failed:
+		return "FAIL"
+	}
+	return "INVALID"
+}
+
+// Failure is one failed check, at the position of what it checks.
+type Failure struct {
+	Pos scenarios.Pos
+	Msg string
+}
+
+func (f Failure) String() string {
+	if p := f.Pos.String(); p != "" {
+		return p + ": " + f.Msg
+	}
+	return f.Msg
+}
+
+// Result is everything one run produced.
+type Result struct {
+	Entry    Entry
+	Scenario *scenarios.Scenario
+	Seed     uint64
+	Trace    *trace.Trace
+	// Transcript is the rendered transcript (what a golden holds).
+	Transcript []byte
+	// Verdict is the oracle's, if one ran.
+	Verdict *Verdict
+	// Invalid is why the scenario could not run (decoding, an impossible step, a
+	// configuration the simulator refuses).
+	Invalid error
+	// Failures are the checks that failed: expectations, refusals, the oracle.
+	Failures []Failure
+	// Expectations counts the expectations checked.
+	Expectations int
+	// Golden is what happened to the golden comparison.
+	Golden GoldenOutcome
+	// HostConfigErr is the host's refusal of its configuration, if it refused it.
+	HostConfigErr error
+}
+
+// Status classifies the result.
+func (r *Result) Status() Status {
+	switch {
+	case r.Invalid != nil:
+		return Invalid
+	case len(r.Failures) > 0 || r.Golden.Failed():
+		return Failed
+	}
+	return Passed
+}
+
+// Name is the scenario's name, or the entry's path when it did not decode.
+func (r *Result) Name() string {
+	if r.Scenario != nil {
+		return r.Scenario.Name
+	}
+	return r.Entry.Path
+}
+
+// Run decodes, compiles and runs one entry, compares its golden (as opts and the entry
+// say) and checks its expectations and the oracle.
+func Run(e Entry, opts Options) *Result {
+	r := &Result{Entry: e}
+	s, err := scenarios.Decode(e.Path, e.Data)
+	if err != nil {
+		r.Invalid = err
+		return r
+	}
+	r.Scenario = s
+	RunScenario(r, s, opts)
+	if r.Invalid == nil && r.Trace != nil {
+		r.Golden = compareGolden(e, r, opts)
+	}
+	return r
+}
+
+// RunScenario runs an already decoded scenario into r (no golden comparison): what a
+// generator or shrinker calls with scenarios it made.
+func RunScenario(r *Result, s *scenarios.Scenario, opts Options) {
+	r.Scenario = s
+	plan := Compile(s, opts.Seed)
+	r.Seed = plan.Seed
+	plan.Host.Mutant = opts.Mutant
+	h, err := host.New(plan.Host)
+	if err != nil {
+		r.HostConfigErr = err
+		r.Trace = &trace.Trace{Seed: plan.Seed}
+		t := golden.Transcript{Scenario: s.Name, Seed: plan.Seed, Final: []string{"final t=0", "host refused its configuration: " + err.Error()}}
+		r.checkHostConfigOnly(s)
+		r.addComments(&t)
+		r.Transcript = t.Render()
+		return
+	}
+	ports := make(map[string]wire.ClientPort, len(plan.Clients))
+	for _, c := range plan.Clients {
+		ports[c.Name] = client.New(c)
+	}
+	tr, err := sim.Run(plan.Sim, h, ports)
+	if err != nil {
+		var ce *sim.ConfigError
+		if errors.As(err, &ce) && ce.Step >= 0 && ce.Step < len(plan.Origin) && plan.Origin[ce.Step] >= 0 {
+			st := s.Steps[plan.Origin[ce.Step]]
+			r.Invalid = scenarios.Errors{{Pos: st.Pos, Msg: "the simulator cannot run this step: " + ce.Msg, Hint: "check the step against the format reference (scenarios/FORMAT.md)"}}
+			return
+		}
+		if errors.As(err, &ce) {
+			r.Invalid = scenarios.Errors{{Pos: s.Pos, Msg: "the simulator cannot run this scenario: " + err.Error()}}
+			return
+		}
+		if tr == nil {
+			r.Failures = append(r.Failures, Failure{Pos: s.Pos, Msg: "the run failed: " + err.Error()})
+			return
+		}
+		r.Failures = append(r.Failures, Failure{Pos: s.Pos, Msg: "the run failed: " + err.Error()})
+	}
+	r.Trace = tr
+	if err := r.checkRefusals(s, plan); err != nil {
+		r.Invalid = err
+		return
+	}
+	if opts.Oracle != nil {
+		v := opts.Oracle(tr, s)
+		r.Verdict = &v
+	}
+	r.checkExpectations(s, plan)
+	verdict := ""
+	if r.Verdict != nil {
+		verdict = r.Verdict.Text
+	}
+	t := golden.FromTrace(s.Name, tr, verdict)
+	r.addComments(&t)
+	r.Transcript = t.Render()
+}
+
+func (r *Result) addComments(t *golden.Transcript) {
+	if len(r.Failures) == 0 {
+		t.Comments = append(t.Comments, "expectations: "+strconv.Itoa(r.Expectations)+" checked, all hold")
+	}
+	for _, f := range r.Failures {
+		t.Comments = append(t.Comments, "FAILED "+f.String())
+	}
+}
+
+// checkRefusals traces every Reject record back to its step: an expected refusal is a
+// check; an unexpected one means the scenario asked for something impossible at that
+// point (invalid input, reported at the step's line).
+func (r *Result) checkRefusals(s *scenarios.Scenario, plan *Plan) error {
+	used := make([]bool, len(plan.Sim.Steps))
+	refusedBy := map[int]string{} // scenario step -> error
+	var bad scenarios.Errors
+	for _, rec := range r.Trace.Records {
+		if rec.Kind != trace.Reject {
+			continue
+		}
+		rj, ok := rec.Payload.(trace.Rejected)
+		if !ok || rj.Input == nil {
+			continue
+		}
+		in := rj.Input.String()
+		for i, st := range plan.Sim.Steps {
+			if used[i] || st.At != rec.Time || plan.Inputs[i] != in {
+				continue
+			}
+			actor := trace.ActorHost
+			if st.User != nil {
+				actor = st.Client
+			}
+			if actor != rec.Actor {
+				continue
+			}
+			used[i] = true
+			if o := plan.Origin[i]; o >= 0 {
+				refusedBy[o] = rj.Err
+			} else {
+				bad = append(bad, &scenarios.Error{Pos: s.Pos, Msg: "the host refused to open a Session: " + rj.Err})
+			}
+			break
+		}
+	}
+	for i := range s.Steps {
+		st := &s.Steps[i]
+		errText, refused := refusedBy[i]
+		switch {
+		case refused && st.Refused == "":
+			bad = append(bad, &scenarios.Error{Pos: st.Pos,
+				Msg:  "this step is impossible at " + st.At.String() + ": " + errText,
+				Hint: "change the step or its time; if the refusal is what the scenario shows, add refused: with a part of that message"})
+		case refused && !strings.Contains(errText, st.Refused):
+			r.Failures = append(r.Failures, Failure{Pos: st.Pos, Msg: "the step was refused as expected, but with " + strconv.Quote(errText) + ", which does not contain " + strconv.Quote(st.Refused)})
+		case !refused && st.Refused != "":
+			r.Failures = append(r.Failures, Failure{Pos: st.Pos, Msg: "expected this step to be refused (" + strconv.Quote(st.Refused) + "), but it was taken"})
+		}
+		if st.Refused != "" {
+			r.Expectations++
+		}
+	}
+	if len(bad) > 0 {
+		return bad
+	}
+	return nil
+}
