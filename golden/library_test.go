@@ -1,0 +1,48 @@
+package golden_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/sebdah/goldie/v2"
+
+	"github.com/twosettle/twosettle/golden"
+	"github.com/twosettle/twosettle/harness"
+	"github.com/twosettle/twosettle/scenarios"
+)
+
+// TestLibraryGoldens runs every library scenario against its golden transcript (with
+// goldie: `go test ./golden -update` rewrites them, like `simrun run --update`), and
+// checks that its expectations and the oracle pass.
+func TestLibraryGoldens(t *testing.T) {
+	lib := scenarios.Library()
+	if len(lib) == 0 {
+		t.Skip("the scenario library is empty")
+	}
+	g := goldie.New(t,
+		goldie.WithFixtureDir("library"),
+		goldie.WithNameSuffix(golden.Suffix),
+		goldie.WithEqualFn(func(actual, expected []byte) bool { return golden.Equal(expected, actual) }),
+		goldie.WithDiffFn(func(actual, expected string) string {
+			if m := golden.Compare([]byte(expected), []byte(actual)); m != nil {
+				return m.String()
+			}
+			return "(only comment lines differ)"
+		}),
+	)
+	root, _ := filepath.Abs("..")
+	for _, e := range harness.Library(root) {
+		name := filepath.Base(e.Path)
+		name = name[:len(name)-len(".yaml")]
+		t.Run(name, func(t *testing.T) {
+			r := harness.Run(e, harness.DefaultOptions())
+			if r.Invalid != nil {
+				t.Fatalf("invalid: %v", r.Invalid)
+			}
+			for _, f := range r.Failures {
+				t.Error(f.String())
+			}
+			g.Assert(t, name, r.Transcript)
+		})
+	}
+}
