@@ -44,10 +44,17 @@ func (h *Host) do(now int64, cmd wire.Command) error {
 	case wire.Direct:
 		return h.direct(now, c)
 	case wire.Connect:
-		_, err := h.gw.Connect(c.Client)
+		gen, err := h.gw.Connect(c.Client)
+		if err == nil {
+			h.connected(c.Client, gen)
+		}
 		return err
 	case wire.Disconnect:
-		return h.gw.Disconnect(c.Client)
+		if err := h.gw.Disconnect(c.Client); err != nil {
+			return err
+		}
+		h.disconnected(c.Client)
+		return nil
 	case wire.EventResult:
 		h.gw.Result(c.Client, c.Gen, c.RPCID, c.EventID, c.Outcome)
 		return nil

@@ -41,7 +41,7 @@ func (c Config) validate() error {
 	if _, err := c.window(); err != nil {
 		return err
 	}
-	if _, err := questions.NewTool(c.toolConfig(), questions.New(questions.Config{})); err != nil {
+	if err := questions.CheckToolConfig(c.toolConfig()); err != nil {
 		return fmt.Errorf("host: ask_user_question: %w", err)
 	}
 	if c.Mutant != "" {

@@ -3,6 +3,7 @@ package host
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/twosettle/twosettle/engine/agent"
 	"github.com/twosettle/twosettle/engine/gateway"
@@ -24,6 +25,8 @@ type Host struct {
 	tools string // the default request/header tools
 
 	proj map[string]*questions.Projection // by Session id
+	ids  []string                         // every Session id, sorted (kept by onLoaded)
+	memo questions.Memo                   // the projections' shared header reading
 
 	// contexts are the agent-context lifetimes handed to the gateway with each forwarded
 	// request: aborted when their instance stops being live (peer-runtime §1.2 step 2).
@@ -37,7 +40,13 @@ type Host struct {
 	effects []wire.Effect // the current Apply's effects
 	prev    []wire.Effect // the previous Apply's effects (Restart.CutAfter counts into them)
 	// persisted counts of every Session at the start of the current and previous Apply
-	startPersisted, prevPersisted map[string]int
+	startPersisted, prevPersisted []durable
+}
+
+// durable is how many events of a Session were persisted at some point.
+type durable struct {
+	id string
+	n  int
 }
 
 type agentContext struct {
@@ -53,8 +62,7 @@ func New(cfg Config) (*Host, error) {
 		return nil, err
 	}
 	window, _ := cfg.window()
-	h := &Host{cfg: cfg, proj: map[string]*questions.Projection{},
-		startPersisted: map[string]int{}, prevPersisted: map[string]int{}}
+	h := &Host{cfg: cfg, proj: map[string]*questions.Projection{}, memo: defaultMemo}
 	h.gw = gateway.New(gateway.Config{Emit: h.emit})
 	h.rt = agent.New(agent.Config{WriteWindow: window, Emit: h.emit, Runner: agent.RunnerFunc(h.runTool)})
 	h.rt.Subscribe(agent.Hooks{
@@ -66,7 +74,7 @@ func New(cfg Config) (*Host, error) {
 	if err := h.newService(); err != nil {
 		return nil, err
 	}
-	h.tools = headerTools(h.tool.Schema())
+	h.tools = headerFor(h.tool)
 	for _, r := range []struct {
 		endpoint string
 		call     gateway.CallHandler
@@ -115,10 +123,9 @@ func (h *Host) emit(e wire.Effect) { h.effects = append(h.effects, e) }
 func (h *Host) Apply(now int64, cmd wire.Command) ([]wire.Effect, error) {
 	h.prev, h.effects = h.effects, h.prev[:0]
 	clear(h.effects[:cap(h.effects)])
-	h.prevPersisted, h.startPersisted = h.startPersisted, h.prevPersisted
-	clear(h.startPersisted)
-	for _, id := range h.rt.Sessions() {
-		h.startPersisted[id] = h.rt.Log(id).Persisted()
+	h.prevPersisted, h.startPersisted = h.startPersisted, h.prevPersisted[:0]
+	for _, id := range h.ids {
+		h.startPersisted = append(h.startPersisted, durable{id, h.rt.Log(id).Persisted()})
 	}
 	if now < h.now {
 		h.sendUpdates()
@@ -190,7 +197,7 @@ func (h *Host) NextDeadline() (int64, bool) {
 // the gateway's pending events in creation order.
 func (h *Host) State() wire.HostState {
 	var st wire.HostState
-	for _, id := range h.rt.Sessions() {
+	for _, id := range h.ids {
 		ss, ok := h.rt.State(id)
 		if !ok {
 			continue
@@ -219,7 +226,10 @@ func (h *Host) Projection(id string) (wire.QuestionsView, bool) {
 // onLoaded rebuilds a Session's projection from its log (a new Session, a fork, a cold
 // load).
 func (h *Host) onLoaded(id string, log *session.Log) {
-	p := questions.NewProjection(log.Inherited())
+	if i, found := slices.BinarySearch(h.ids, id); !found {
+		h.ids = slices.Insert(h.ids, i, id)
+	}
+	p := questions.NewProjectionMemo(log.Inherited(), &h.memo)
 	for _, e := range log.Events() {
 		p.Apply(e)
 	}

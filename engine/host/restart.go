@@ -19,13 +19,11 @@ func (h *Host) restart(now int64, cutAfter int) error {
 	var cut map[string]int
 	if cutAfter >= 0 {
 		cut = map[string]int{}
-		for id, n := range h.prevPersisted {
-			cut[id] = n
+		for _, id := range h.ids {
+			cut[id] = h.rt.Log(id).Inherited()
 		}
-		for _, id := range h.rt.Sessions() {
-			if _, ok := cut[id]; !ok {
-				cut[id] = h.rt.Log(id).Inherited()
-			}
+		for _, d := range h.prevPersisted {
+			cut[d.id] = d.n
 		}
 		k := min(cutAfter, len(h.prev))
 		for _, e := range h.prev[:k] {

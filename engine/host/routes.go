@@ -3,9 +3,7 @@ package host
 import (
 	"encoding/json"
 	"errors"
-	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/twosettle/twosettle/engine/agent"
 	"github.com/twosettle/twosettle/engine/gateway"
@@ -22,69 +20,13 @@ var (
 	valueFalse = json.RawMessage("false")
 )
 
-func argumentsInvalid(endpoint, msg string) error {
-	return gateway.NewError(wire.GatewayArgumentsInvalid, endpoint+": "+msg)
-}
-
-// args reads an object whose keys are exactly names; strings names the fields that must be
-// strings, and every other field must be a JSON object. The values are returned raw.
-func args(endpoint string, raw json.RawMessage, names []string, strs map[string]bool) (map[string]json.RawMessage, error) {
-	var m map[string]json.RawMessage
-	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil || m == nil {
-		return nil, argumentsInvalid(endpoint, "args must be an object {"+strings.Join(names, ", ")+"}")
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if !contains(names, k) {
-			return nil, argumentsInvalid(endpoint, "unexpected field "+strconv.Quote(k))
-		}
-	}
-	for _, n := range names {
-		v, ok := m[n]
-		if !ok {
-			return nil, argumentsInvalid(endpoint, "missing field "+strconv.Quote(n))
-		}
-		if strs[n] {
-			var s string
-			if strings.TrimSpace(string(v)) == "null" || json.Unmarshal(v, &s) != nil {
-				return nil, argumentsInvalid(endpoint, "field "+strconv.Quote(n)+" must be a string")
-			}
-			m[n] = json.RawMessage(strconv.Quote(s))
-			continue
-		}
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(v, &obj) != nil || obj == nil {
-			return nil, argumentsInvalid(endpoint, "field "+strconv.Quote(n)+" must be an object")
-		}
-	}
-	return m, nil
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func str(m map[string]json.RawMessage, k string) string {
-	s, _ := strconv.Unquote(string(m[k]))
-	return s
-}
-
 // resolve is the Remote agent lookup (GW-8): the Session's live agent, resuming a closed
 // or cold Session's root first. An unknown Session is gateway/lookup-not-found.
 func (h *Host) resolve(endpoint, sessionID string) (*agent.Agent, error) {
 	a, err := h.rt.Resolve(sessionID)
 	if err != nil {
 		if errors.Is(err, agent.ErrUnknownSession) {
-			return nil, gateway.NewError(wire.GatewayNotFound, endpoint+": no session "+strconv.Quote(sessionID))
+			return nil, gatewayError(wire.GatewayNotFound, endpoint+": no session "+strconv.Quote(sessionID))
 		}
 		return nil, err
 	}
@@ -94,7 +36,7 @@ func (h *Host) resolve(endpoint, sessionID string) (*agent.Agent, error) {
 // questionError is a service failure on the wire: its domain code and message.
 func questionError(e *wire.Error) error {
 	if e.IsDomain() {
-		return gateway.NewError(e.Code, e.Message)
+		return gatewayError(e.Code, e.Message)
 	}
 	return errors.New(e.Message)
 }
@@ -103,16 +45,16 @@ func questionError(e *wire.Error) error {
 // live root (resuming it, GW-8 and LATE-8), then answer(). An accepted reply is flushed to
 // the durable log before the reply reports true (AGENT-6).
 func (h *Host) rpcAnswer(_ gateway.Caller, raw json.RawMessage) (json.RawMessage, error) {
-	m, err := args(wire.EndpointAnswer, raw, []string{"agentId", "callId", "answer"}, map[string]bool{"agentId": true, "callId": true})
+	m, err := readArgs(wire.EndpointAnswer, raw, field{"agentId", true}, field{"callId", true}, field{"answer", false})
 	if err != nil {
 		return nil, err
 	}
-	sid := str(m, "agentId")
+	sid := m[0]
 	a, err := h.resolve(wire.EndpointAnswer, sid)
 	if err != nil {
 		return nil, err
 	}
-	ok, qerr := h.svc.Answer(h.now, a, str(m, "callId"), m["answer"])
+	ok, qerr := h.svc.Answer(h.now, a, m[1], json.RawMessage(m[2]))
 	if qerr != nil {
 		return nil, questionError(qerr)
 	}
@@ -131,15 +73,15 @@ func (h *Host) rpcAnswer(_ gateway.Caller, raw json.RawMessage) (json.RawMessage
 // flushed before the reply, so a client that re-shows the question (CARD-9) relies on a
 // durable fact.
 func (h *Host) rpcDiscard(_ gateway.Caller, raw json.RawMessage) (json.RawMessage, error) {
-	m, err := args(wire.EndpointDiscard, raw, []string{"agentId", "messageId"}, map[string]bool{"agentId": true, "messageId": true})
+	m, err := readArgs(wire.EndpointDiscard, raw, field{"agentId", true}, field{"messageId", true})
 	if err != nil {
 		return nil, err
 	}
-	sid := str(m, "agentId")
-	removed, err := h.rt.Discard(sid, str(m, "messageId"))
+	sid := m[0]
+	removed, err := h.rt.Discard(sid, m[1])
 	if err != nil {
 		if errors.Is(err, agent.ErrUnknownSession) {
-			return nil, gateway.NewError(wire.GatewayNotFound, wire.EndpointDiscard+": no session "+strconv.Quote(sid))
+			return nil, gatewayError(wire.GatewayNotFound, wire.EndpointDiscard+": no session "+strconv.Quote(sid))
 		}
 		return nil, err
 	}
@@ -172,17 +114,19 @@ func (c claimStream) End() {
 // (questions.Service.AttachWait). The stream's signal is the claim signal: a client
 // cancel or a lost link releases the claim.
 func (h *Host) streamAttachWait(s *gateway.Stream, raw json.RawMessage) error {
-	m, err := args(wire.EndpointAttachWait, raw, []string{"agentId", "callId"}, map[string]bool{"agentId": true, "callId": true})
+	m, err := readArgs(wire.EndpointAttachWait, raw, field{"agentId", true}, field{"callId", true})
 	if err != nil {
 		return err
 	}
-	a, err := h.resolve(wire.EndpointAttachWait, str(m, "agentId"))
+	a, err := h.resolve(wire.EndpointAttachWait, m[0])
 	if err != nil {
 		return err
 	}
 	var qa questions.Agent = a
-	if _, qerr := h.svc.AttachWait(h.now, qa, str(m, "callId"), s.Signal(), claimStream{s}); qerr != nil {
+	if _, qerr := h.svc.AttachWait(h.now, qa, m[1], s.Signal(), claimStream{s}); qerr != nil {
 		return questionError(qerr)
 	}
 	return nil
 }
+
+func gatewayError(code, message string) error { return gateway.NewError(code, message) }

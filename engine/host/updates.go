@@ -1,12 +1,16 @@
 package host
 
 import (
+	"slices"
+
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
 // clientView is what the host has told one connected client generation: per Session, how
-// many events it has sent.
+// many events it has sent (nil until its first update). The host keeps one per connected
+// generation, by name, in step with the gateway's connections (Connect, Disconnect, a
+// restart's reset).
 type clientView struct {
 	name string
 	gen  int
@@ -20,24 +24,12 @@ type clientView struct {
 // every Session; a Session created since gets one from seq 0. Clients by name, Sessions by
 // id.
 func (h *Host) sendUpdates() {
-	conns := h.gw.Clients()
-	if len(conns) == 0 && len(h.clients) == 0 {
-		return
-	}
-	views := make([]*clientView, 0, len(conns))
-	for _, cs := range conns {
-		var v *clientView
-		for _, o := range h.clients {
-			if o.name == cs.Client && o.gen == cs.Gen {
-				v = o
-				break
-			}
-		}
-		fresh := v == nil
+	for _, v := range h.clients {
+		fresh := v.sent == nil
 		if fresh {
-			v = &clientView{name: cs.Client, gen: cs.Gen, sent: map[string]int{}}
+			v.sent = map[string]int{}
 		}
-		for _, id := range h.rt.Sessions() {
+		for _, id := range h.ids {
 			log := h.rt.Log(id)
 			sent, known := v.sent[id]
 			u := wire.SessionUpdate{Session: id}
@@ -60,7 +52,19 @@ func (h *Host) sendUpdates() {
 			v.sent[id] = log.Len()
 			h.emit(wire.SendFrame{Client: v.name, Gen: v.gen, Frame: u})
 		}
-		views = append(views, v)
 	}
-	h.clients = views
+}
+
+// connected records a new connection generation (replacing an older one of the name).
+func (h *Host) connected(name string, gen int) {
+	h.disconnected(name)
+	i := 0
+	for i < len(h.clients) && h.clients[i].name < name {
+		i++
+	}
+	h.clients = slices.Insert(h.clients, i, &clientView{name: name, gen: gen})
+}
+
+func (h *Host) disconnected(name string) {
+	h.clients = slices.DeleteFunc(h.clients, func(v *clientView) bool { return v.name == name })
 }

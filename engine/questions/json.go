@@ -20,10 +20,15 @@ type value struct {
 	b    bool
 	n    float64
 	s    string
-	arr  []value
-	keys []string
-	vals []value
+	// arr is an array's elements, or an object's members as key, value, key, value, …
+	// (the key a kStr value): one slice per container.
+	arr []value
 }
+
+// members is the number of an object's members; key(i) and val(i) read member i.
+func (v value) members() int     { return len(v.arr) / 2 }
+func (v value) key(i int) string { return v.arr[2*i].s }
+func (v value) val(i int) value  { return v.arr[2*i+1] }
 
 type kind uint8
 
@@ -43,6 +48,9 @@ const maxDepth = 256
 // anything JSON.parse would reject, and for nesting deeper than maxDepth.
 func parseJSON(s string) (value, bool) {
 	p := parser{s: s}
+	if len(s) > 0 && (s[0] == '{' || s[0] == '[') {
+		p.stack = make([]value, 0, 16)
+	}
 	p.ws()
 	v, ok := p.value(0)
 	if !ok {
@@ -58,6 +66,22 @@ func parseJSON(s string) (value, bool) {
 type parser struct {
 	s string
 	i int
+	// stack collects the children of the containers being parsed; a container takes its
+	// children in one exact-size slice when it closes (one allocation per container).
+	stack []value
+}
+
+// take pops the children above mark into a new slice.
+func (p *parser) take(mark int) []value {
+	n := len(p.stack) - mark
+	if n == 0 {
+		return nil
+	}
+	out := make([]value, n)
+	copy(out, p.stack[mark:])
+	clear(p.stack[mark:])
+	p.stack = p.stack[:mark]
+	return out
 }
 
 func (p *parser) ws() {
@@ -265,13 +289,14 @@ func (p *parser) array(depth int) (value, bool) {
 		p.i++
 		return v, true
 	}
+	mark := len(p.stack)
 	for {
 		p.ws()
 		e, ok := p.value(depth + 1)
 		if !ok {
 			return value{}, false
 		}
-		v.arr = append(v.arr, e)
+		p.stack = append(p.stack, e)
 		p.ws()
 		if p.i >= len(p.s) {
 			return value{}, false
@@ -281,6 +306,7 @@ func (p *parser) array(depth int) (value, bool) {
 			p.i++
 		case ']':
 			p.i++
+			v.arr = p.take(mark)
 			return v, true
 		default:
 			return value{}, false
@@ -296,6 +322,7 @@ func (p *parser) object(depth int) (value, bool) {
 		p.i++
 		return v, true
 	}
+	mark := len(p.stack)
 	for {
 		p.ws()
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
@@ -315,11 +342,16 @@ func (p *parser) object(depth int) (value, bool) {
 		if !ok {
 			return value{}, false
 		}
-		if j := v.index(k); j >= 0 {
-			v.vals[j] = e // JSON.parse: the last value wins, the first position stays
-		} else {
-			v.keys = append(v.keys, k)
-			v.vals = append(v.vals, e)
+		dup := false
+		for j := mark; j < len(p.stack); j += 2 {
+			if p.stack[j].s == k {
+				p.stack[j+1] = e // JSON.parse: the last value wins, the first position stays
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			p.stack = append(p.stack, value{kind: kStr, s: k}, e)
 		}
 		p.ws()
 		if p.i >= len(p.s) {
@@ -330,6 +362,7 @@ func (p *parser) object(depth int) (value, bool) {
 			p.i++
 		case '}':
 			p.i++
+			v.arr = p.take(mark)
 			return v, true
 		default:
 			return value{}, false
@@ -338,9 +371,9 @@ func (p *parser) object(depth int) (value, bool) {
 }
 
 func (v value) index(key string) int {
-	for i, k := range v.keys {
-		if k == key {
-			return i
+	for i := 0; i < len(v.arr); i += 2 {
+		if v.arr[i].s == key {
+			return i / 2
 		}
 	}
 	return -1
@@ -352,7 +385,7 @@ func (v value) get(key string) (value, bool) {
 		return value{}, false
 	}
 	if i := v.index(key); i >= 0 {
-		return v.vals[i], true
+		return v.val(i), true
 	}
 	return value{}, false
 }
@@ -383,13 +416,13 @@ func appendJS(b []byte, v value) []byte {
 		return append(b, ']')
 	}
 	b = append(b, '{')
-	for i, k := range v.keys {
+	for i := 0; i < v.members(); i++ {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = wire.AppendJSONString(b, k)
+		b = wire.AppendJSONString(b, v.key(i))
 		b = append(b, ':')
-		b = appendJS(b, v.vals[i])
+		b = appendJS(b, v.val(i))
 	}
 	return append(b, '}')
 }

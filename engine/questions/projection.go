@@ -14,6 +14,7 @@ type Projection struct {
 	inherited int
 	timed     bool
 	view      wire.QuestionsView
+	memo      *Memo
 }
 
 // emptyView is the view of a fresh projection. Its slices have no capacity, so every
@@ -22,11 +23,14 @@ var emptyView = wire.QuestionsView{Active: []wire.PendingRow{}, Settled: []wire.
 
 // NewProjection returns the projection of a Session whose first inherited events were
 // copied from its fork parent: those are ignored (PROJ-11).
-func NewProjection(inherited int) *Projection {
+func NewProjection(inherited int) *Projection { return NewProjectionMemo(inherited, nil) }
+
+// NewProjectionMemo is NewProjection reading through memo (nil: no memo).
+func NewProjectionMemo(inherited int, memo *Memo) *Projection {
 	if inherited < 0 {
 		inherited = 0
 	}
-	return &Projection{inherited: inherited, view: emptyView}
+	return &Projection{inherited: inherited, view: emptyView, memo: memo}
 }
 
 // Fold replays events from scratch (PROJ-12): the view a fresh projection has after
@@ -52,13 +56,13 @@ func (p *Projection) Apply(e session.Event) bool {
 	}
 	switch d := e.Data.(type) {
 	case session.RequestHeader:
-		p.timed = headerTimed(d.Tools) // PROJ-2: the latest header wins
+		p.timed = p.memo.Timed(d.Tools) // PROJ-2: the latest header wins
 		return false
 	case session.ToolCall:
 		if !p.timed || d.Name != ToolName {
 			return false // PROJ-2: legacy calls are never tracked
 		}
-		args, ok := parseJSON(d.Arguments)
+		args, ok := p.memo.parse(d.Arguments)
 		if !ok {
 			return false // PROJ-3: unreadable arguments are ignored
 		}

@@ -81,11 +81,23 @@ func readQuestion(item value) (wire.Question, bool) {
 // items {id: string, selected: string[], custom?: string} with no other keys (spec §5.2).
 // Extra top-level keys are allowed.
 func readBatch(text string) ([]wire.AnswerItem, bool) {
-	v, ok := parseJSON(text)
-	if !ok {
+	// Only the answers member is built; the rest of the text (a late reply's questions) is
+	// validated and skipped.
+	s := scanner{p: parser{s: text}}
+	var answers value
+	found := false
+	ok := s.members(0, func(key string) bool {
+		if key != "answers" {
+			return s.skip(1)
+		}
+		v, ok := s.p.value(1)
+		answers, found = v, ok
+		return ok
+	})
+	if !ok || !s.done() || !found {
 		return nil, false
 	}
-	return readBatchValue(v)
+	return readBatchValue(value{kind: kObj, arr: []value{{kind: kStr, s: "answers"}, answers}})
 }
 
 func readBatchValue(v value) ([]wire.AnswerItem, bool) {
@@ -110,8 +122,8 @@ func readAnswerItem(item value) (wire.AnswerItem, bool) {
 	}
 	var a wire.AnswerItem
 	seenID, seenSel := false, false
-	for i, k := range item.keys {
-		v := item.vals[i]
+	for i := 0; i < item.members(); i++ {
+		k, v := item.key(i), item.val(i)
 		switch k {
 		case "id":
 			if v.kind != kStr {
@@ -147,41 +159,11 @@ func readAnswerItem(item value) (wire.AnswerItem, bool) {
 
 // isPendingText reports whether a result text is a pending result: a JSON object with
 // pending === true (the projection's loose test, spec §5.2 and §8.6: callId not required).
-func isPendingText(text string) bool {
-	v, ok := parseJSON(text)
-	if !ok {
-		return false
-	}
-	p, ok := v.get("pending")
-	return ok && p.kind == kBool && p.b
-}
+func isPendingText(text string) bool { return scanPending(text) }
 
 // headerTimed reports whether a request/header's tools (raw JSON) declare the timed
 // schema: an array with an entry whose name is ask_user_question, whose parameters is an
 // object and whose parameters.properties is an object with a timeout key (PROJ-2).
-func headerTimed(tools string) bool {
-	v, ok := parseJSON(tools)
-	if !ok || v.kind != kArr {
-		return false
-	}
-	for _, t := range v.arr {
-		name, ok := t.get("name")
-		if !ok || name.kind != kStr || name.s != ToolName {
-			continue
-		}
-		params, ok := t.get("parameters")
-		if !ok || params.kind != kObj {
-			continue
-		}
-		props, ok := params.get("properties")
-		if !ok || props.kind != kObj {
-			continue
-		}
-		if _, ok := props.get("timeout"); ok {
-			return true
-		}
-	}
-	return false
-}
+func headerTimed(tools string) bool { return scanHeaderTimed(tools) }
 
 func ptr[T any](v T) *T { return &v }

@@ -37,32 +37,48 @@ type ToolConfig struct {
 // Tool is tool-ask-user: the model-facing ask_user_question (spec §2). It owns the schema,
 // timeout validation, the choice of service path and the result texts.
 type Tool struct {
-	svc     *Service
-	timed   bool
-	def     int
-	schema  []byte
-	pending []byte // the pending text up to the call id
+	memo   *Memo
+	svc    *Service
+	timed  bool
+	def    int
+	schema []byte
 }
 
-// NewTool registers the tool on svc. The configured default is validated here (TOOL-3):
-// -1 or an integer 1..MaxTimeoutSec.
-func NewTool(c ToolConfig, svc *Service) (*Tool, error) {
-	t := &Tool{svc: svc}
+// The two schemas of the default configurations, built once (they are never written).
+var (
+	legacyDefinition = legacySchema()
+	timedDefinition  = timedSchema(DefaultTimeoutSec)
+)
+
+// CheckToolConfig validates a configuration as NewTool does (TOOL-3): the mode, and the
+// configured default, -1 or an integer 1..MaxTimeoutSec.
+func CheckToolConfig(c ToolConfig) error {
 	switch c.Mode {
 	case "", ModeLegacy:
-		t.schema = legacySchema()
+		return nil
 	case ModeTimed:
-		t.timed = true
-		t.def = c.Timeout
+		if c.Timeout != 0 && !validTimeout(float64(c.Timeout)) {
+			return errors.New(MsgBadToolTimeout)
+		}
+		return nil
+	}
+	return errors.New("ask_user_question mode must be legacy or timed, not " + wire.JSONString(c.Mode))
+}
+
+// NewTool registers the tool on svc. The configuration is validated here (CheckToolConfig).
+func NewTool(c ToolConfig, svc *Service) (*Tool, error) {
+	if err := CheckToolConfig(c); err != nil {
+		return nil, err
+	}
+	t := &Tool{svc: svc, schema: legacyDefinition}
+	if c.Mode == ModeTimed {
+		t.timed, t.def, t.schema = true, c.Timeout, timedDefinition
 		if t.def == 0 {
 			t.def = DefaultTimeoutSec
 		}
-		if !validTimeout(float64(t.def)) {
-			return nil, errors.New(MsgBadToolTimeout)
+		if t.def != DefaultTimeoutSec {
+			t.schema = timedSchema(t.def)
 		}
-		t.schema = timedSchema(t.def)
-	default:
-		return nil, errors.New("ask_user_question mode must be legacy or timed, not " + wire.JSONString(c.Mode))
 	}
 	return t, nil
 }
@@ -71,13 +87,17 @@ func validTimeout(sec float64) bool {
 	return sec == -1 || (isInteger(sec) && sec >= 1 && sec <= MaxTimeoutSec)
 }
 
+// UseMemo has the tool read its arguments through m (shared with the projections).
+func (t *Tool) UseMemo(m *Memo) { t.memo = m }
+
 // Timed reports whether the tool is in timed mode.
 func (t *Tool) Timed() bool { return t.timed }
 
 // DefaultTimeout is the timed mode's configured default in seconds.
 func (t *Tool) DefaultTimeout() int { return t.def }
 
-// Schema is the tool definition {name, description, parameters} as compact JSON.
+// Schema is the tool definition {name, description, parameters} as compact JSON. It is
+// shared: callers must not modify it.
 func (t *Tool) Schema() []byte { return t.schema }
 
 // Call is one execution of the tool.
@@ -104,7 +124,7 @@ type ToolResult struct {
 // an agent (TOOL-6) and takes askTimed with timeout*1000 ms; -1 takes ask with wait
 // {callId} (TOOL-4). Every such failure happens before any answerer is reached.
 func (t *Tool) Execute(now int64, c Call, done func(ToolResult)) {
-	args, ok := parseJSON(c.Args)
+	args, ok := t.memo.parse(c.Args)
 	if !ok || args.kind != kObj {
 		done(failure(wire.PlainError(msgBadArgumentsHead + "arguments must be a JSON object")))
 		return

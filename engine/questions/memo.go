@@ -1,0 +1,42 @@
+package questions
+
+// Memo remembers the last texts this package read, so that reading the same text again
+// costs nothing: a host records the same request/header tools in header after header,
+// Session after Session and again on every refold, and a tool call's arguments are read
+// by the projection (when tool/call is appended) and then by the tool (when its body
+// runs). A host shares one Memo among its projections and its tool. Values read through a
+// memo are never modified. A Memo is not safe for concurrent use (the engine has none); a
+// nil *Memo remembers nothing.
+type Memo struct {
+	tools string
+	timed bool
+	hdr   bool
+
+	text string
+	val  value
+	ok   bool
+	has  bool
+}
+
+// Timed is headerTimed(tools), remembered for the last tools text.
+func (m *Memo) Timed(tools string) bool {
+	if m == nil {
+		return headerTimed(tools)
+	}
+	if !m.hdr || m.tools != tools {
+		m.tools, m.timed, m.hdr = tools, headerTimed(tools), true
+	}
+	return m.timed
+}
+
+// parse is parseJSON(text), remembered for the last text.
+func (m *Memo) parse(text string) (value, bool) {
+	if m == nil {
+		return parseJSON(text)
+	}
+	if !m.has || m.text != text {
+		m.val, m.ok = parseJSON(text)
+		m.text, m.has = text, true
+	}
+	return m.val, m.ok
+}
