@@ -241,6 +241,29 @@ func (r *Result) check(e *scenarios.Expectation, v view, session string, plan *P
 		default:
 			r.checkDraft(e, c, session, what)
 		}
+	case scenarios.ExpectConversation:
+		var c *wire.ClientState
+		for i := range v.clients {
+			if v.clients[i].Client == e.Subject {
+				c = &v.clients[i]
+			}
+		}
+		if c == nil {
+			r.fail(e, "%s: no such client in the state", what)
+			return
+		}
+		var lines []string
+		for _, x := range c.Conversation {
+			if x.Session == session {
+				lines = append(lines, x.String())
+			}
+		}
+		if e.Lines != nil && strings.Join(lines, "\n") != strings.Join(e.Lines, "\n") {
+			r.fail(e, "%s: the conversation of %s is\n  %s", what, session, strings.Join(lines, "\n  "))
+		}
+		if e.Contains != "" && !strings.Contains(strings.Join(lines, "\n"), e.Contains) {
+			r.fail(e, "%s: no entry contains %q:\n  %s", what, e.Contains, strings.Join(lines, "\n  "))
+		}
 	case scenarios.ExpectLink:
 		var c *wire.ClientState
 		for i := range v.clients {
@@ -519,6 +542,15 @@ func (r *Result) checkCard(e *scenarios.Expectation, c wire.ClientState, session
 	}
 	if e.Hint != "" {
 		check(card.Hint == e.Hint, "hint")
+	}
+	if e.Seat != nil {
+		check(card.Seat == *e.Seat, "seat")
+	}
+	if e.CardKind != "" {
+		check(card.Kind == e.CardKind, "kind")
+	}
+	if e.Draft != "" {
+		check(card.Draft == e.Draft, "draft")
 	}
 }
 

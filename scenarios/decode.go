@@ -1443,6 +1443,14 @@ func (d *dec) expectation(n *yaml.Node) (Expectation, bool) {
 			e.Countdown, k = d.countdown(v)
 		case "hint":
 			e.Hint, k = d.text(v, name)
+		case "seat":
+			var b bool
+			b, k = d.boolean(v, name)
+			e.Seat = &b
+		case "kind":
+			e.CardKind, k = d.enum(v, "card kind", cardKinds)
+		case "draft":
+			e.Draft, k = d.text(v, name)
 		case "summary":
 			e.Summary, k = d.text(v, name)
 		case "action":

@@ -532,6 +532,15 @@ func expectNode(e *Expectation) *yaml.Node {
 	if e.Hint != "" {
 		m.add("hint", str(e.Hint))
 	}
+	if e.Seat != nil {
+		m.add("seat", boolNode(*e.Seat))
+	}
+	if e.CardKind != "" {
+		m.add("kind", word(e.CardKind))
+	}
+	if e.Draft != "" {
+		m.add("draft", str(e.Draft))
+	}
 	if e.Summary != "" {
 		m.add("summary", str(e.Summary))
 	}

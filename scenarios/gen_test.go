@@ -439,7 +439,7 @@ func (g *gen) expectation(limit Duration) (Expectation, bool) {
 		kinds = append(kinds, ExpectResult)
 	}
 	if len(g.clients) > 0 {
-		kinds = append(kinds, ExpectReply, ExpectLink)
+		kinds = append(kinds, ExpectReply, ExpectLink, ExpectConversation)
 	}
 	if e.End {
 		kinds = append(kinds, ExpectHostConfig, ExpectOracle)
@@ -577,6 +577,11 @@ func (g *gen) expectation(limit Duration) (Expectation, bool) {
 		if maybe("hint?") {
 			e.Hint = g.line("hint")
 		}
+		if maybe("seat?") {
+			e.Seat = bptr("seat")
+			e.CardKind = rapid.SampledFrom(cardKinds).Draw(g.t, "card-kind")
+			e.Draft = "{q=-}"
+		}
 	case ExpectRow:
 		e.Subject = rapid.SampledFrom(g.calls).Draw(g.t, "call")
 		client()
@@ -638,6 +643,14 @@ func (g *gen) expectation(limit Duration) (Expectation, bool) {
 	case ExpectHostConfig:
 		e.Subject = rapid.SampledFrom([]string{"accepted", "refused"}).Draw(g.t, "config")
 		if maybe("contains?") {
+			e.Contains = g.line("contains")
+		}
+	case ExpectConversation:
+		e.Subject = rapid.SampledFrom(g.clients).Draw(g.t, "client")
+		sess()
+		if maybe("lines?") {
+			e.Lines = []string{g.line("entry")}
+		} else if maybe("contains?") {
 			e.Contains = g.line("contains")
 		}
 	case ExpectLink:

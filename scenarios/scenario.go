@@ -345,23 +345,24 @@ type UserAction struct {
 
 // Expectation kinds.
 const (
-	ExpectToolResult  = "tool-result"
-	ExpectResult      = "result"
-	ExpectReply       = "reply"
-	ExpectView        = "view"
-	ExpectInbox       = "inbox"
-	ExpectEvent       = "event"
-	ExpectRecord      = "record"
-	ExpectHostWait    = "host-wait"
-	ExpectReservation = "reservation"
-	ExpectAgent       = "agent"
-	ExpectCard        = "card"
-	ExpectRow         = "row"
-	ExpectNode        = "node"
-	ExpectDraft       = "draft"
-	ExpectLink        = "link"
-	ExpectHostConfig  = "host-config"
-	ExpectOracle      = "oracle"
+	ExpectToolResult   = "tool-result"
+	ExpectResult       = "result"
+	ExpectReply        = "reply"
+	ExpectView         = "view"
+	ExpectInbox        = "inbox"
+	ExpectEvent        = "event"
+	ExpectRecord       = "record"
+	ExpectHostWait     = "host-wait"
+	ExpectReservation  = "reservation"
+	ExpectAgent        = "agent"
+	ExpectCard         = "card"
+	ExpectRow          = "row"
+	ExpectNode         = "node"
+	ExpectDraft        = "draft"
+	ExpectLink         = "link"
+	ExpectHostConfig   = "host-config"
+	ExpectOracle       = "oracle"
+	ExpectConversation = "conversation"
 )
 
 // Expectation is one check, at a virtual time or at the end of the run. Kind says what is
@@ -416,6 +417,9 @@ type Expectation struct {
 	Closed    *bool
 	Busy      *bool
 	Hint      string
+	Seat      *bool
+	CardKind  string
+	Draft     string
 	Summary   string
 	Action    *string // "" asserts no action
 	// Row transcript or node lines, exactly.

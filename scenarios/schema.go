@@ -187,6 +187,8 @@ func typeSchema(t string) jobj {
 		return jobj{{"anyOf", []any{durationSchema(durPattern), jobj{{"const", "none"}}}}}
 	case "#phase":
 		return jobj{{"enum", enumOf(phases)}}
+	case "#card-kind":
+		return jobj{{"enum", enumOf(cardKinds)}}
 	case "#card-state":
 		return jobj{{"enum", enumOf(cardStates)}}
 	case "#row-state":

@@ -366,6 +366,9 @@ var expectKinds = []*object{
 		{"closed", "bool", false, "Closed."},
 		{"busy", "bool", false, "Busy (a submission in flight)."},
 		{"hint", "text", false, "The hint or error shown, exactly."},
+		{"seat", "bool", false, "It is the card the composer renders."},
+		{"kind", "#card-kind", false, "question, plan-review or review."},
+		{"draft", "text", false, "The composer's draft, exactly, e.g. {pkg=[bun]} or {pkg=-}."},
 		{"none", "true", false, "There is no such card."},
 	}},
 	{Name: ExpectRow, Doc: "A client's ask_user_question tool row.", Keys: []key{
@@ -404,6 +407,12 @@ var expectKinds = []*object{
 		{ExpectHostConfig, "#config-outcome", true, "accepted or refused."},
 		{"contains", "text", false, "The refusal's message contains this."},
 	}},
+	{Name: ExpectConversation, Doc: "A client's conversation layout of a Session (turn folding, process groups, reply nodes).", Keys: []key{
+		{ExpectConversation, "ident", true, "The client."},
+		{"session", "ident", false, "The Session (default: the first)."},
+		{"lines", "#texts", false, "Its entries, exactly (conv s1 #4 d2 tool c1 turn=1 ...)."},
+		{"contains", "text", false, "An entry contains this."},
+	}},
 	{Name: ExpectOracle, Doc: "The oracle's verdict on the whole run (at end). A violation fails a run unless a scenario expects it.", Keys: []key{
 		{ExpectOracle, "#verdict", true, "ok, violation or unknown."},
 		{"contains", "text", false, "The verdict's text contains this (an invariant's name)."},
@@ -432,6 +441,7 @@ var (
 	modes       = []string{ModeLegacy, ModeTimed}
 	agents      = []string{AgentLive, AgentStale, AgentNone}
 	cardStates  = []string{"open", "continued"}
+	cardKinds   = []string{"question", "plan-review", "review"}
 	waitStates  = []string{"counting", "focused", "editing", "waiting", "continued"}
 	channels    = []string{"waterfall", "rpc", "none"}
 	rowStates   = []string{"ok", "stopped", "error", "running"}

@@ -588,7 +588,7 @@ func (v *validator) expectation(e *Expectation) {
 		if !v.results[e.Subject] {
 			v.fail(p, "name a service call's id (default d1, d2, ... in step order)", "unknown service result %q", e.Subject)
 		}
-	case ExpectReply, ExpectLink:
+	case ExpectReply, ExpectLink, ExpectConversation:
 		v.client(p, e.Subject)
 	case ExpectAgent:
 		v.session(p, e.Subject)
@@ -650,6 +650,9 @@ func (e *Expectation) assertions() []string {
 	add(e.Closed != nil, "closed")
 	add(e.Busy != nil, "busy")
 	add(e.Hint != "", "hint")
+	add(e.Seat != nil, "seat")
+	add(e.CardKind != "", "kind")
+	add(e.Draft != "", "draft")
 	add(e.Summary != "", "summary")
 	add(e.Action != nil, "action")
 	add(e.Lines != nil, "lines")
