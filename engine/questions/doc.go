@@ -21,8 +21,11 @@
 //     of this package, and the transport only through Listener: it imports neither
 //     engine/agent nor engine/gateway. The host adapts them.
 //   - JSON from the model or a client is read by this package's own small JSON reader
-//     (json.go, JavaScript semantics) and written with engine/wire's encoders, never by
-//     encoding/json's reflection.
+//     (json.go, JavaScript semantics: last duplicate key wins at its first position,
+//     JSON.stringify re-encoding) and written with engine/wire's encoders, never by
+//     encoding/json's reflection. The projection's hot probes (is a header timed, is a
+//     result pending, a batch inside a reply) scan without building values (scan.go), and a
+//     Memo shared by a host's projections and tool reads a repeated text once.
 //
 // Imports: the standard library, engine/session, engine/wire and engine/signal only. It
 // may not import engine/agent, engine/gateway, engine/host or engine/client.
