@@ -3,6 +3,7 @@ module github.com/twosettle/twosettle
 go 1.25.0
 
 require (
+	github.com/benbjohnson/clock v1.3.5 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
 	github.com/sebdah/goldie/v2 v2.8.0 // indirect

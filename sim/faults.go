@@ -220,15 +220,18 @@ func (r *Runner) injectFault(f *Fault, random bool) {
 		case FaultClientCrash:
 			r.teardown(ci, false, true, trace.WhyCrashed)
 			c.crashed, c.has = true, false
+			r.retime()
 		case FaultClockJump:
 			c.clk.jump(r.now, f.ByMs)
 			if c.has {
 				c.simAt = c.clk.simTime(r.now, c.at)
+				r.retime()
 			}
 		case FaultClockDrift:
 			c.clk.drift(r.now, f.PPM)
 			if c.has {
 				c.simAt = c.clk.simTime(r.now, c.at)
+				r.retime()
 			}
 		}
 	}

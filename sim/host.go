@@ -88,12 +88,20 @@ func (r *Runner) deliverHost(e *event) {
 	if e.kind == evHTTPToHost {
 		ci := int(e.client)
 		rpc := rpcOf(e.cmd)
-		if p, ok := r.cl[ci].pending[rpc]; ok && p.inc == e.epoch {
-			p.delivered = true
-			r.cl[ci].pending[rpc] = p
+		c := &r.cl[ci]
+		if i := c.findRequest(rpc, e.epoch); i >= 0 {
+			c.pending[i].delivered = true
 		}
 		r.cur = curRequest{ci: ci, rpc: rpc, inc: e.epoch, active: true}
 		r.applyHost(e.cmd, true)
+		if r.cur.active {
+			// an EventResult is answered within its own Apply or not at all
+			if _, ok := e.cmd.(wire.EventResult); ok {
+				if i := c.findRequest(rpc, e.epoch); i >= 0 && !c.pending[i].call {
+					c.dropRequest(i)
+				}
+			}
+		}
 		r.cur.active = false
 		return
 	}
@@ -152,12 +160,12 @@ func (r *Runner) sendReply(e wire.Reply) {
 		// the reply to the request being applied: exactly that request
 		inc, ok = r.cur.inc, true
 		r.cur.active = false
-		if p, has := c.pending[e.RPCID]; has && p.inc == inc {
-			delete(c.pending, e.RPCID)
+		if i := c.findRequest(e.RPCID, inc); i >= 0 {
+			c.dropRequest(i)
 		}
-	} else if p, has := c.pending[e.RPCID]; has && p.delivered {
-		inc, ok = p.inc, true
-		delete(c.pending, e.RPCID)
+	} else if i := c.findRequest(e.RPCID, -1); i >= 0 && c.pending[i].delivered {
+		inc, ok = c.pending[i].inc, true
+		c.dropRequest(i)
 	}
 	if !ok {
 		r.rec(trace.ActorNet, trace.Drop, 0, trace.Dropped{To: c.name, Why: trace.WhyNoRequest, What: e})

@@ -1,8 +1,6 @@
 package sim
 
 import (
-	"sort"
-
 	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/trace"
 )
@@ -47,7 +45,10 @@ func (r *Runner) httpToHost(ci int, rpc string, cmd wire.Command) {
 		return
 	}
 	_, call := cmd.(wire.Call)
-	c.pending[rpc] = request{inc: c.incarnation, call: call}
+	if i := c.findRequest(rpc, c.incarnation); i >= 0 {
+		c.dropRequest(i) // the client reused an rpc id: the newer request replaces it
+	}
+	c.pending = append(c.pending, request{rpc: rpc, inc: c.incarnation, call: call})
 	r.push(event{kind: evHTTPToHost, client: int16(ci), link: -1, epoch: c.incarnation, cmd: cmd}, r.now+lat)
 }
 
@@ -181,8 +182,8 @@ func (r *Runner) killHTTP(ci int) {
 		case evHTTPToHost:
 			r.rec(trace.ActorNet, trace.Drop, 0, trace.Dropped{To: trace.ActorHost, Why: trace.WhyLost, What: e.cmd})
 			rpc := rpcOf(e.cmd)
-			if p, ok := c.pending[rpc]; ok && p.inc == e.epoch {
-				delete(c.pending, rpc)
+			if i := c.findRequest(rpc, e.epoch); i >= 0 {
+				c.dropRequest(i)
 			}
 			e.kind, e.cmd, e.in = evHTTPToClient, nil, netFailure(rpc)
 		case evHTTPToClient:
@@ -222,25 +223,22 @@ func sortEvents(es []*event) {
 }
 
 // failUnanswered fails every Call the host had received and not answered when it
-// crashed: the client's request dies with the connection (in rpc id order).
+// crashed: the client's request dies with the connection (in the order they were sent).
 func (r *Runner) failUnanswered() {
 	for ci := range r.cl {
 		c := &r.cl[ci]
-		if c.crashed || len(c.pending) == 0 {
+		if c.crashed {
 			continue
 		}
-		var ids []string
-		for id, p := range c.pending {
+		keep := c.pending[:0]
+		for _, p := range c.pending {
 			if p.call && p.delivered {
-				ids = append(ids, id)
+				r.push(event{kind: evHTTPToClient, client: int16(ci), link: -1, epoch: p.inc, in: netFailure(p.rpc)}, r.now+r.draw(c.cfg.HTTP))
+				continue
 			}
+			keep = append(keep, p)
 		}
-		sort.Strings(ids)
-		for _, id := range ids {
-			p := c.pending[id]
-			delete(c.pending, id)
-			r.push(event{kind: evHTTPToClient, client: int16(ci), link: -1, epoch: p.inc, in: netFailure(id)}, r.now+r.draw(c.cfg.HTTP))
-		}
+		c.pending = keep
 	}
 }
 

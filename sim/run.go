@@ -46,6 +46,7 @@ type Runner struct {
 
 	hostAt    int64
 	hostHas   bool
+	tmin      int64 // the earliest live timer (host or client), noTimer if none
 	hostTicks int // ticks delivered at the current instant (runaway guard)
 	tickAt    int64
 
@@ -67,6 +68,7 @@ type Runner struct {
 
 // request is an outstanding HTTP request of a client.
 type request struct {
+	rpc       string
 	inc       int32 // the page (incarnation) that sent it
 	call      bool  // a Call: the host owes a Reply (an EventResult gets one only on failure)
 	delivered bool  // the host has it
@@ -110,7 +112,7 @@ type clientSim struct {
 	partitionUntil int64
 	delayNext      int64
 	loseNext       int
-	pending        map[string]request // outstanding HTTP requests by rpc id
+	pending        []request // outstanding HTTP requests, in the order they were sent
 }
 
 // NewRunner returns a Runner with empty buffers.
@@ -148,12 +150,7 @@ func (r *Runner) Run(cfg *Config, host wire.HostPort, clients map[string]wire.Cl
 			return &ConfigError{Step: -1, Field: "clients", Msg: "no client port for " + strconv.Quote(cc.Name)}
 		}
 		c := &r.cl[i]
-		pending := c.pending
-		if pending == nil {
-			pending = map[string]request{}
-		} else {
-			clear(pending)
-		}
+		pending := c.pending[:0]
 		*c = clientSim{name: cc.Name, cfg: cc, port: p, clk: newClock(cc.Clock), gen: -1, pending: pending}
 	}
 	if err := r.drawRandomFaults(); err != nil {
@@ -174,8 +171,12 @@ func (r *Runner) Run(cfg *Config, host wire.HostPort, clients map[string]wire.Cl
 	if r.limitHit {
 		end = cfg.Limit
 	}
-	tr.Final = trace.Final{Time: end, Host: copyHostState(host.State())}
-	tr.Final.Clients = make([]wire.ClientState, len(r.cl))
+	states := tr.Final.Clients[:0]
+	if cap(states) < len(r.cl) {
+		states = make([]wire.ClientState, len(r.cl))
+	}
+	states = states[:len(r.cl)]
+	tr.Final = trace.Final{Time: end, Host: copyHostState(host.State()), Clients: states}
 	for i := range r.cl {
 		tr.Final.Clients[i] = copyClientState(r.cl[i].port.State())
 	}
@@ -215,7 +216,7 @@ func (r *Runner) reset(cfg *Config, host wire.HostPort, tr *trace.Trace) {
 	r.pcgNet.p.Seed(a, b)
 	a, b = streamSeed(cfg.Seed, StreamFaults)
 	r.pcgFault.p.Seed(a, b)
-	r.hostHas, r.hostTicks, r.tickAt = false, 0, 0
+	r.hostHas, r.hostTicks, r.tickAt, r.tmin = false, 0, 0, noTimer
 	r.watchers = r.watchers[:0]
 	r.model = r.model[:0]
 	r.sessions = r.sessions[:0]
@@ -370,13 +371,15 @@ func (r *Runner) loop() {
 // its head.
 func (r *Runner) buildCands() {
 	r.cands = r.cands[:0]
-	if r.hostHas && r.hostAt <= r.now {
-		r.cands = append(r.cands, -1)
-	}
-	for i := range r.cl {
-		c := &r.cl[i]
-		if c.has && !c.crashed && c.simAt <= r.now {
-			r.cands = append(r.cands, -2-i)
+	if r.tmin <= r.now {
+		if r.hostHas && r.hostAt <= r.now {
+			r.cands = append(r.cands, -1)
+		}
+		for i := range r.cl {
+			c := &r.cl[i]
+			if c.has && !c.crashed && c.simAt <= r.now {
+				r.cands = append(r.cands, -2-i)
+			}
 		}
 	}
 	r.stampN++
@@ -409,14 +412,8 @@ func (r *Runner) nextTime() (int64, bool) {
 	if len(r.q) > 0 {
 		t, ok = r.q[0].at, true
 	}
-	if r.hostHas && (!ok || r.hostAt < t) {
-		t, ok = r.hostAt, true
-	}
-	for i := range r.cl {
-		c := &r.cl[i]
-		if c.has && !c.crashed && (!ok || c.simAt < t) {
-			t, ok = c.simAt, true
-		}
+	if r.tmin != noTimer && (!ok || r.tmin < t) {
+		t, ok = r.tmin, true
 	}
 	return t, ok
 }
@@ -467,6 +464,7 @@ func (r *Runner) fireClientTimer(ci int) {
 
 func (r *Runner) refreshHost() {
 	r.hostAt, r.hostHas = r.host.NextDeadline()
+	r.retime()
 }
 
 func (r *Runner) refreshClient(ci int) {
@@ -475,6 +473,38 @@ func (r *Runner) refreshClient(ci int) {
 	if c.has {
 		c.simAt = c.clk.simTime(r.now, c.at)
 	}
+	r.retime()
+}
+
+// findRequest is the index of client c's outstanding request rpc sent by incarnation inc
+// (any incarnation if inc < 0), the latest if several, or -1.
+func (c *clientSim) findRequest(rpc string, inc int32) int {
+	for i := len(c.pending) - 1; i >= 0; i-- {
+		if p := &c.pending[i]; p.rpc == rpc && (inc < 0 || p.inc == inc) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (c *clientSim) dropRequest(i int) {
+	c.pending = append(c.pending[:i], c.pending[i+1:]...)
+}
+
+const noTimer = int64(1<<63 - 1)
+
+// retime recomputes the earliest live timer after a timer or a clock changed.
+func (r *Runner) retime() {
+	t := noTimer
+	if r.hostHas {
+		t = r.hostAt
+	}
+	for i := range r.cl {
+		if c := &r.cl[i]; c.has && !c.crashed && c.simAt < t {
+			t = c.simAt
+		}
+	}
+	r.tmin = t
 }
 
 func (r *Runner) clientIndex(name string) int {

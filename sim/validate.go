@@ -86,15 +86,20 @@ func validName(n string) bool {
 	return true
 }
 
-func checkLatency(field string, l Latency) *ConfigError {
+func checkLatency(l Latency) string {
 	if l.Min < 0 || l.Max < 0 {
-		return &ConfigError{Step: -1, Field: field, Msg: "negative latency [" + strconv.FormatInt(l.Min, 10) + ", " + strconv.FormatInt(l.Max, 10) + "]"}
+		return "negative latency [" + strconv.FormatInt(l.Min, 10) + ", " + strconv.FormatInt(l.Max, 10) + "]"
 	}
 	if l.Min > l.Max {
-		return &ConfigError{Step: -1, Field: field, Msg: "latency min " + strconv.FormatInt(l.Min, 10) + " exceeds max " + strconv.FormatInt(l.Max, 10)}
+		return "latency min " + strconv.FormatInt(l.Min, 10) + " exceeds max " + strconv.FormatInt(l.Max, 10)
 	}
-	return nil
+	return ""
 }
+
+// clientField names clients[i] in an error (built only when there is one).
+type clientField int
+
+func (i clientField) sub(s string) string { return "clients[" + strconv.Itoa(int(i)) + "]" + s }
 
 func checkPPM(ppm int64) bool { return ppm > -1_000_000 && ppm < 1_000_000 }
 
@@ -113,36 +118,32 @@ func Validate(cfg *Config) error {
 	if len(cfg.Clients) > 1000 {
 		return &ConfigError{Step: -1, Field: "clients", Msg: "more than 1000 clients"}
 	}
-	names := make([]string, len(cfg.Clients))
 	for i, c := range cfg.Clients {
-		f := "clients[" + strconv.Itoa(i) + "]"
+		f := clientField(i)
 		if !validName(c.Name) {
-			return &ConfigError{Step: -1, Field: f + ".name", Msg: "invalid client name " + strconv.Quote(c.Name) +
+			return &ConfigError{Step: -1, Field: f.sub(".name"), Msg: "invalid client name " + strconv.Quote(c.Name) +
 				" (1..32 of [A-Za-z0-9_-], not host, net, model, sim or user)"}
 		}
-		if i > 0 && names[i-1] >= c.Name {
-			if names[i-1] == c.Name {
-				return &ConfigError{Step: -1, Field: f + ".name", Msg: "duplicate client " + strconv.Quote(c.Name)}
+		if i > 0 && cfg.Clients[i-1].Name >= c.Name {
+			prev := cfg.Clients[i-1].Name
+			if prev == c.Name {
+				return &ConfigError{Step: -1, Field: f.sub(".name"), Msg: "duplicate client " + strconv.Quote(c.Name)}
 			}
-			return &ConfigError{Step: -1, Field: f + ".name", Msg: "clients are not sorted by name (" + strconv.Quote(names[i-1]) + " before " + strconv.Quote(c.Name) + ")"}
+			return &ConfigError{Step: -1, Field: f.sub(".name"), Msg: "clients are not sorted by name (" + strconv.Quote(prev) + " before " + strconv.Quote(c.Name) + ")"}
 		}
-		names[i] = c.Name
-		if e := checkLatency(f+".mux", c.Mux); e != nil {
-			return e
+		if e := checkLatency(c.Mux); e != "" {
+			return &ConfigError{Step: -1, Field: f.sub(".mux"), Msg: e}
 		}
-		if e := checkLatency(f+".http", c.HTTP); e != nil {
-			return e
+		if e := checkLatency(c.HTTP); e != "" {
+			return &ConfigError{Step: -1, Field: f.sub(".http"), Msg: e}
 		}
 		if !checkPPM(c.Clock.DriftPPM) {
-			return &ConfigError{Step: -1, Field: f + ".clock.drift", Msg: "drift " + strconv.FormatInt(c.Clock.DriftPPM, 10) + " ppm outside (-1000000, 1000000)"}
+			return &ConfigError{Step: -1, Field: f.sub(".clock.drift"), Msg: "drift " + strconv.FormatInt(c.Clock.DriftPPM, 10) + " ppm outside (-1000000, 1000000)"}
 		}
 	}
-	known := func(n string) bool {
-		i := sort.SearchStrings(names, n)
-		return i < len(names) && names[i] == n
-	}
+	known := clientSet(cfg.Clients)
 	unknownClient := func(si int, st *Step, field, n string) error {
-		return &ConfigError{Step: si, Line: st.Line, Field: field, Msg: "unknown client " + strconv.Quote(n) + " (clients: " + quoteList(names) + ")"}
+		return unknownClientError(cfg.Clients, si, st, field, n)
 	}
 	var last int64
 	for si := range cfg.Steps {
@@ -183,7 +184,7 @@ func Validate(cfg *Config) error {
 				return bad("host", e)
 			}
 		case st.User != nil:
-			if !known(st.Client) {
+			if !known.has(st.Client) {
 				return unknownClient(si, st, "client", st.Client)
 			}
 			if !oneOf(st.User.Kind, knownActs) {
@@ -193,7 +194,7 @@ func Validate(cfg *Config) error {
 			if !oneOf(st.Net.Kind, knownNet) {
 				return bad("net.kind", "unknown network action "+strconv.Quote(st.Net.Kind)+" (known: "+quoteList(knownNet)+")")
 			}
-			if !known(st.Net.Client) {
+			if !known.has(st.Net.Client) {
 				return unknownClient(si, st, "net.client", st.Net.Client)
 			}
 			if st.Net.DurationMs < 0 {
@@ -206,7 +207,7 @@ func Validate(cfg *Config) error {
 		}
 	}
 	fc := &cfg.Faults
-	for _, r := range []struct {
+	for _, r := range [...]struct {
 		name string
 		v    float64
 	}{{"crash", fc.CrashPerMin}, {"disconnect", fc.DisconnectPerMin}, {"reload", fc.ReloadPerMin},
@@ -239,7 +240,23 @@ func Validate(cfg *Config) error {
 	return nil
 }
 
-func checkHostCommand(c wire.Command, known func(string) bool) string {
+// clientSet answers whether a name is one of the (sorted) clients.
+type clientSet []ClientConfig
+
+func (cs clientSet) has(n string) bool {
+	i := sort.Search(len(cs), func(i int) bool { return cs[i].Name >= n })
+	return i < len(cs) && cs[i].Name == n
+}
+
+func unknownClientError(cs []ClientConfig, si int, st *Step, field, n string) error {
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = c.Name
+	}
+	return &ConfigError{Step: si, Line: st.Line, Field: field, Msg: "unknown client " + strconv.Quote(n) + " (clients: " + quoteList(names) + ")"}
+}
+
+func checkHostCommand(c wire.Command, known clientSet) string {
 	client := ""
 	switch c := c.(type) {
 	case wire.Connect, wire.Disconnect:
@@ -257,13 +274,13 @@ func checkHostCommand(c wire.Command, known func(string) bool) string {
 	case wire.Call:
 		client = c.Client
 	}
-	if client != "" && !known(client) {
+	if client != "" && !known.has(client) {
 		return "unknown client " + strconv.Quote(client)
 	}
 	return ""
 }
 
-func checkFault(si int, st *Step, known func(string) bool, unknownClient func(int, *Step, string, string) error) error {
+func checkFault(si int, st *Step, known clientSet, unknownClient func(int, *Step, string, string) error) error {
 	f := st.Fault
 	bad := func(field, msg string) error { return &ConfigError{Step: si, Line: st.Line, Field: field, Msg: msg} }
 	if !oneOf(f.Kind, knownFaults) {
@@ -291,7 +308,7 @@ func checkFault(si int, st *Step, known func(string) bool, unknownClient func(in
 			return bad("fault.session", "cancel-turn needs a session")
 		}
 	default:
-		if !known(f.Client) {
+		if !known.has(f.Client) {
 			return unknownClient(si, st, "fault.client", f.Client)
 		}
 		if f.Kind == FaultClockDrift && !checkPPM(f.PPM) {

@@ -18,10 +18,11 @@ import (
 //	conn c1.2 streams=1
 //	pending e1 agent=s1 deliveries=c1,c2
 //	client c1 gen=2 connected=true
-//	  card …                            (cards, drafts, rows, nodes)
+//	  card …                            (cards, drafts, rows, nodes, conversation)
 //	  draft KEY JSON
 //	  row …
 //	  node …
+//	  conv …
 func (f Final) Lines() []string {
 	out := []string{"final t=" + strconv.FormatInt(f.Time, 10)}
 	out = append(out, HostLines(f.Host)...)
@@ -72,6 +73,9 @@ func ClientLines(c wire.ClientState) []string {
 	}
 	for _, n := range c.Nodes {
 		out = append(out, "  "+n.String())
+	}
+	for _, e := range c.Conversation {
+		out = append(out, "  conv "+e.String())
 	}
 	return out
 }
