@@ -47,7 +47,7 @@ type Runner struct {
 	hostAt    int64
 	hostHas   bool
 	tmin      int64 // the earliest live timer (host or client), noTimer if none
-	hostTicks int // ticks delivered at the current instant (runaway guard)
+	hostTicks int   // ticks delivered at the current instant (runaway guard)
 	tickAt    int64
 
 	watchers   []watcher
