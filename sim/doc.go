@@ -66,8 +66,12 @@
 //     lost. A Dial provoked by a LinkDown that a newer attempt already superseded is
 //     ignored. The first Dial after a reload or a reconnect step leaves at once, even
 //     with ReconnectMs < 0.
-//   - Host effects: SendFrame (mux), Reply (HTTP, to the one outstanding request with that
-//     rpc id; a second reply or one to no request is dropped why=no-request).
+//   - Host effects: SendFrame (mux), Reply (HTTP). A Reply emitted while the host applies
+//     an HTTP request with that rpc id answers exactly that request; otherwise it answers
+//     the latest outstanding Call with that rpc id. An EventResult is answered within its
+//     own Apply or not at all. A second reply, or one to no request, is dropped
+//     (why=no-request). When the host crashes, every Call it had received and not
+//     answered fails at the client (the connection died with it).
 //   - A link going down (disconnect step, partition, reload, client crash, host
 //     restart) loses everything in flight on it in both directions (a Drop record each);
 //     the host gets Disconnect (unless it restarted) and the client LinkDown (unless it
