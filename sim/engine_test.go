@@ -508,3 +508,38 @@ func TestEngineLostResult(t *testing.T) {
 		t.Fatalf("\n%s", tr.Text())
 	}
 }
+
+// A crash can land between any two host effects: cutting the Apply that settles the race
+// after each k of its effects restarts the host with Restart{CutAfter: k}, and the run
+// goes on to a consistent end (the answer is either durable or repaired to continued).
+func TestEngineCrashAtEveryCut(t *testing.T) {
+	for k := 0; ; k++ {
+		cfg := sim.Config{Clients: clients(sim.Latency{Min: 5, Max: 5}, sim.Latency{Min: 10, Max: 10}, "c1", "c2"),
+			Model: sim.ModelConfig{AutoEndMs: -1}, Steps: asked(120)}
+		cfg.Steps = append(cfg.Steps, answer(1000, "c1", "q1")...)
+		cfg.Steps = append(cfg.Steps, sim.Step{At: 1005, Fault: &sim.Fault{Kind: sim.FaultCrash, Point: sim.PointAfterEffect, Effect: k}})
+		tr := run(t, cfg, host.Config{ToolMode: "timed", WriteWindowMs: -1})
+		i := find(tr, "sim fault crash point=after-effect cut="+strconv.Itoa(k)+"/")
+		if i < 0 {
+			if k == 0 {
+				t.Fatalf("no cut at all\n%s", tr.Text())
+			}
+			t.Logf("cuts 0..%d tried", k-1)
+			return // k reached the size of the Apply: every cut was tried
+		}
+		j := i + 1
+		for j < len(tr.Records) && tr.Records[j].Kind == trace.Drop {
+			j++ // what the restart took off the links
+		}
+		if r, ok := tr.Records[j].Payload.(wire.Restart); !ok || r.CutAfter != k {
+			t.Fatalf("k=%d: the restart after the cut is %v", k, tr.Records[j])
+		}
+		v := view(tr, "s1")
+		if v != "active=[] settled=[q1{a=[yes]}]" && v != "active=[q1:continued] settled=[]" {
+			t.Fatalf("k=%d: view %s\n%s", k, v, tr.Text())
+		}
+		if k > 40 {
+			t.Fatal("the cut Apply never ran out of effects")
+		}
+	}
+}
