@@ -53,7 +53,7 @@
 // $events/result may overtake or lag the frames around it). Latencies are drawn per
 // message from the client's Latency ranges.
 //   - Connecting: a client dials at time 0 unless Offline. A Connect travels the up link
-//     and the host's Ready (the first frame it sends that client in answer) names the
+//     and the first Ready the host sends that client after taking the Connect names the
 //     generation; from then on SendFrame effects for that generation travel the down
 //     link, and frames for any other generation are dropped (Drop why=dead-gen).
 //   - Client effects: Dial (a connection attempt after ReconnectMs of backoff; at once

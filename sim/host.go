@@ -80,9 +80,7 @@ func (r *Runner) deliverHost(e *event) {
 			return // unreachable: a stale Connect is killed with its link
 		}
 		c.state, c.gen = stUp, -1
-		r.connecting = int(e.client)
 		r.applyHost(e.cmd, true)
-		r.connecting = -1
 		return
 	}
 	if e.kind == evHTTPToHost {
@@ -129,7 +127,8 @@ func (r *Runner) sendFrame(e wire.SendFrame) {
 		return
 	}
 	c := &r.cl[ci]
-	if r.connecting == ci && c.gen == -1 && c.state == stUp {
+	if c.gen == -1 && c.state == stUp {
+		// the first Ready after the host took the Connect names the generation
 		if _, ok := e.Frame.(wire.Ready); ok {
 			c.gen = e.Gen
 		}

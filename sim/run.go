@@ -57,13 +57,12 @@ type Runner struct {
 	randFaults []randFault
 	healedAt   int64
 
-	connecting int // client whose Connect the host is applying, -1 for none
-	restarts   int
-	limitHit   bool
-	started    bool
-	scratch    []*event
-	wnext      []watcher
-	cur        curRequest // the HTTP request the host is applying
+	restarts int
+	limitHit bool
+	started  bool
+	scratch  []*event
+	wnext    []watcher
+	cur      curRequest // the HTTP request the host is applying
 }
 
 // request is an outstanding HTTP request of a client.
@@ -226,7 +225,6 @@ func (r *Runner) reset(cfg *Config, host wire.HostPort, tr *trace.Trace) {
 	if r.healedAt == 0 {
 		r.healedAt = cfg.Limit + 1
 	}
-	r.connecting = -1
 	r.restarts = 0
 	r.limitHit = false
 }
