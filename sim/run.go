@@ -41,7 +41,7 @@ type Runner struct {
 	maxRec int
 	err    error
 
-	pcgSched, pcgNet, pcgFault pcgPair
+	pcgSched, pcgNet, pcgFault *rand.PCG
 	sched, net, fault          *rand.Rand
 
 	hostAt    int64
@@ -80,8 +80,6 @@ type curRequest struct {
 	active bool
 }
 
-type pcgPair struct{ p *rand.PCG }
-
 // Link states of a client, as the simulator sees them.
 const (
 	stDown       uint8 = iota // no link
@@ -117,12 +115,12 @@ type clientSim struct {
 // NewRunner returns a Runner with empty buffers.
 func NewRunner() *Runner {
 	r := &Runner{}
-	r.pcgSched.p, r.pcgNet.p, r.pcgFault.p = rand.NewPCG(0, 0), rand.NewPCG(0, 0), rand.NewPCG(0, 0)
-	r.sched, r.net, r.fault = rand.New(r.pcgSched.p), rand.New(r.pcgNet.p), rand.New(r.pcgFault.p)
+	r.pcgSched, r.pcgNet, r.pcgFault = rand.NewPCG(0, 0), rand.NewPCG(0, 0), rand.NewPCG(0, 0)
+	r.sched, r.net, r.fault = rand.New(r.pcgSched), rand.New(r.pcgNet), rand.New(r.pcgFault)
 	return r
 }
 
-// errRun is the prefix of every error raised during a run.
+// fail records the first error raised during a run (it stops the loop).
 func (r *Runner) fail(msg string) {
 	if r.err == nil {
 		r.err = errors.New("sim: t=" + strconv.FormatInt(r.now, 10) + ": " + msg)
@@ -210,11 +208,11 @@ func (r *Runner) reset(cfg *Config, host wire.HostPort, tr *trace.Trace) {
 	}
 	r.err = nil
 	a, b := streamSeed(cfg.Seed, StreamSchedule)
-	r.pcgSched.p.Seed(a, b)
+	r.pcgSched.Seed(a, b)
 	a, b = streamSeed(cfg.Seed, StreamNetwork)
-	r.pcgNet.p.Seed(a, b)
+	r.pcgNet.Seed(a, b)
 	a, b = streamSeed(cfg.Seed, StreamFaults)
-	r.pcgFault.p.Seed(a, b)
+	r.pcgFault.Seed(a, b)
 	r.hostHas, r.hostTicks, r.tickAt, r.tmin = false, 0, 0, noTimer
 	r.watchers = r.watchers[:0]
 	r.model = r.model[:0]
