@@ -1449,7 +1449,7 @@ func (d *dec) expectation(n *yaml.Node) (Expectation, bool) {
 			e.Seat = &b
 		case "kind":
 			e.CardKind, k = d.enum(v, "card kind", cardKinds)
-		case "draft":
+		case "composer":
 			e.Draft, k = d.text(v, name)
 		case "summary":
 			e.Summary, k = d.text(v, name)

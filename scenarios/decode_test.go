@@ -290,3 +290,19 @@ expect:
 		t.Fatalf("row expectation %+v", e)
 	}
 }
+
+// TestKindKeysAreNotAssertionKeys: an expectation is recognised by its one kind key, so no
+// kind may use another kind's name as an assertion key.
+func TestKindKeysAreNotAssertionKeys(t *testing.T) {
+	kinds := map[string]bool{}
+	for _, o := range expectKinds {
+		kinds[o.Name] = true
+	}
+	for _, o := range expectKinds {
+		for _, k := range o.Keys[1:] {
+			if kinds[k.Name] {
+				t.Errorf("the %s expectation has an assertion key %q that names a kind", o.Name, k.Name)
+			}
+		}
+	}
+}

@@ -539,7 +539,7 @@ func expectNode(e *Expectation) *yaml.Node {
 		m.add("kind", word(e.CardKind))
 	}
 	if e.Draft != "" {
-		m.add("draft", str(e.Draft))
+		m.add("composer", str(e.Draft))
 	}
 	if e.Summary != "" {
 		m.add("summary", str(e.Summary))

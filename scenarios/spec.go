@@ -368,7 +368,7 @@ var expectKinds = []*object{
 		{"hint", "text", false, "The hint or error shown, exactly."},
 		{"seat", "bool", false, "It is the card the composer renders."},
 		{"kind", "#card-kind", false, "question, plan-review or review."},
-		{"draft", "text", false, "The composer's draft, exactly, e.g. {pkg=[bun]} or {pkg=-}."},
+		{"composer", "text", false, "The composer's draft, exactly, e.g. {pkg=[bun]} or {pkg=-} (- not answered yet)."},
 		{"none", "true", false, "There is no such card."},
 	}},
 	{Name: ExpectRow, Doc: "A client's ask_user_question tool row.", Keys: []key{

@@ -652,7 +652,7 @@ func (e *Expectation) assertions() []string {
 	add(e.Hint != "", "hint")
 	add(e.Seat != nil, "seat")
 	add(e.CardKind != "", "kind")
-	add(e.Draft != "", "draft")
+	add(e.Draft != "", "composer")
 	add(e.Summary != "", "summary")
 	add(e.Action != nil, "action")
 	add(e.Lines != nil, "lines")
