@@ -52,7 +52,8 @@ type ClientConfig struct {
 	Offline bool
 	// ReconnectMs is how long a client waits after losing its link before it dials again
 	// (the backoff applied to every Dial the client emits, except the first one after a
-	// reload); < 0 never redials by itself (only a reconnect step connects it).
+	// reload or a reconnect step, which leave at once); < 0 never redials by itself (only
+	// a reload or a reconnect step connects it again).
 	ReconnectMs int64
 }
 
