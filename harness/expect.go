@@ -546,6 +546,9 @@ func (r *Result) checkCard(e *scenarios.Expectation, c wire.ClientState, session
 	if e.Seat != nil {
 		check(card.Seat == *e.Seat, "seat")
 	}
+	if e.Focus != nil {
+		check(card.Focus == *e.Focus, "focus")
+	}
 	if e.CardKind != "" {
 		check(card.Kind == e.CardKind, "kind")
 	}

@@ -1447,6 +1447,10 @@ func (d *dec) expectation(n *yaml.Node) (Expectation, bool) {
 			var b bool
 			b, k = d.boolean(v, name)
 			e.Seat = &b
+		case "focus":
+			var b bool
+			b, k = d.boolean(v, name)
+			e.Focus = &b
 		case "kind":
 			e.CardKind, k = d.enum(v, "card kind", cardKinds)
 		case "composer":

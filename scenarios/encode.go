@@ -535,6 +535,9 @@ func expectNode(e *Expectation) *yaml.Node {
 	if e.Seat != nil {
 		m.add("seat", boolNode(*e.Seat))
 	}
+	if e.Focus != nil {
+		m.add("focus", boolNode(*e.Focus))
+	}
 	if e.CardKind != "" {
 		m.add("kind", word(e.CardKind))
 	}

@@ -579,6 +579,7 @@ func (g *gen) expectation(limit Duration) (Expectation, bool) {
 		}
 		if maybe("seat?") {
 			e.Seat = bptr("seat")
+			e.Focus = bptr("focus")
 			e.CardKind = rapid.SampledFrom(cardKinds).Draw(g.t, "card-kind")
 			e.Draft = "{q=-}"
 		}

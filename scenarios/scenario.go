@@ -418,6 +418,7 @@ type Expectation struct {
 	Busy      *bool
 	Hint      string
 	Seat      *bool
+	Focus     *bool
 	CardKind  string
 	Draft     string
 	Summary   string

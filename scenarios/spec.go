@@ -367,6 +367,7 @@ var expectKinds = []*object{
 		{"busy", "bool", false, "Busy (a submission in flight)."},
 		{"hint", "text", false, "The hint or error shown, exactly."},
 		{"seat", "bool", false, "It is the card the composer renders."},
+		{"focus", "bool", false, "The page's focus is in its answer surface (by the user, or autofocus)."},
 		{"kind", "#card-kind", false, "question, plan-review or review."},
 		{"composer", "text", false, "The composer's draft, exactly, e.g. {pkg=[bun]} or {pkg=-} (- not answered yet)."},
 		{"none", "true", false, "There is no such card."},

@@ -651,6 +651,7 @@ func (e *Expectation) assertions() []string {
 	add(e.Busy != nil, "busy")
 	add(e.Hint != "", "hint")
 	add(e.Seat != nil, "seat")
+	add(e.Focus != nil, "focus")
 	add(e.CardKind != "", "kind")
 	add(e.Draft != "", "composer")
 	add(e.Summary != "", "summary")
