@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"time"
+
+	"github.com/twosettle/twosettle/explore"
+)
+
+func init() {
+	commands["fuzz"] = command{"run random scenarios by seed against the oracle; shrink and write each failure", fuzzMain}
+}
+
+// fuzzJSON is the --json report.
+type fuzzJSON struct {
+	SeedsRun    uint64            `json:"seeds_run"`
+	Failures    []explore.Failure `json:"failures"`
+	Situations  map[string]uint64 `json:"situations"`
+	Unreached   []string          `json:"unreached"`
+	ElapsedMs   int64             `json:"elapsed_ms"`
+	Rate        float64           `json:"seeds_per_second"`
+	Records     uint64            `json:"records"`
+	Interrupted bool              `json:"interrupted"`
+	Shard       string            `json:"shard,omitempty"`
+	Start       uint64            `json:"start"`
+}
+
+// fuzzMain is `simrun fuzz [--seeds N | --duration D] [--start S] [--shard K/N]
+// [--workers W] [--out DIR] [--json] [--no-shrink] [--mutant NAME]`.
+func fuzzMain(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("simrun fuzz", flag.ContinueOnError)
+	seeds := fs.Uint64("seeds", 0, "how many seeds the campaign covers (all shards together; default 1000 without --duration)")
+	duration := fs.Duration("duration", 0, "stop starting new seeds after this much wall time, e.g. 30s or 5m")
+	start := fs.Uint64("start", 1, "the first seed")
+	shard := fs.String("shard", "", "run shard K of N of the campaign (K/N, 1 <= K <= N): seeds whose index mod N is K-1")
+	workers := fs.Int("workers", 0, "parallel workers (default: GOMAXPROCS); output is the same for any number")
+	out := fs.String("out", "fuzz-failures", "the directory failures are written to (YAML + transcript)")
+	asJSON := fs.Bool("json", false, "print one JSON object: seeds_run, failures, situations")
+	noShrink := fs.Bool("no-shrink", false, "write failures as generated, without shrinking")
+	mutant := fs.String("mutant", "", "run against the reference host with this named bug switched on")
+	rest, ok := parse(fs, args, stderr)
+	if !ok {
+		return 2
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(stderr, "simrun fuzz: unexpected argument %q\n", rest[0])
+		return 2
+	}
+	if *start == 0 {
+		fmt.Fprintln(stderr, "simrun fuzz: --start is a positive seed")
+		return 2
+	}
+	if *duration < 0 || *workers < 0 {
+		fmt.Fprintln(stderr, "simrun fuzz: --duration and --workers cannot be negative")
+		return 2
+	}
+	c := explore.Campaign{Start: *start, Seeds: *seeds, Duration: *duration, Workers: *workers, OutDir: *out,
+		NoShrink: *noShrink, Options: explore.Options{Mutant: *mutant}}
+	if c.Seeds == 0 && c.Duration == 0 {
+		c.Seeds = 1000
+	}
+	if *shard != "" {
+		k, n, err := explore.ParseShard(*shard)
+		if err != nil {
+			fmt.Fprintln(stderr, "simrun fuzz: --shard:", err)
+			return 2
+		}
+		c.Shard, c.Shards = k, n
+	}
+	if *mutant != "" {
+		if err := explore.CheckOptions(c.Options); err != nil {
+			fmt.Fprintln(stderr, "simrun fuzz:", err)
+			return 2
+		}
+	}
+	if !*asJSON {
+		c.OnFailure = func(f explore.Failure) {
+			fmt.Fprintf(stdout, "FAIL    seed %d: %s\n", f.Seed, f.Message)
+			switch {
+			case f.File != "":
+				fmt.Fprintf(stdout, "        shrunk %d -> %d steps, wrote %s and %s\n", f.Steps, f.ShrunkTo, f.File, f.Transcript)
+				fmt.Fprintf(stdout, "        replay: %s\n", f.Replay)
+			case f.WriteErr != "":
+				fmt.Fprintf(stdout, "        not written: %s\n", f.WriteErr)
+			}
+		}
+	}
+	term := isTerminal(stderr)
+	if term {
+		c.OnProgress = func(p explore.Progress) {
+			fmt.Fprintf(stderr, "\r%d seeds  %.0f/s  %d failures  %s\x1b[K", p.SeedsRun, p.Rate(), p.Failures, p.Elapsed.Truncate(100*time.Millisecond))
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rep, err := c.Run(ctx)
+	if term {
+		fmt.Fprint(stderr, "\r\x1b[K")
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "simrun fuzz:", err)
+		return 2
+	}
+	rate := 0.0
+	if rep.Elapsed > 0 {
+		rate = float64(rep.SeedsRun) / rep.Elapsed.Seconds()
+	}
+	if *asJSON {
+		j := fuzzJSON{SeedsRun: rep.SeedsRun, Failures: rep.Failures, Situations: map[string]uint64{}, Unreached: rep.Unreached(),
+			ElapsedMs: rep.Elapsed.Milliseconds(), Rate: float64(int64(rate*10)) / 10, Records: rep.Records, Interrupted: rep.Interrupted, Shard: *shard, Start: c.Start}
+		if j.Failures == nil {
+			j.Failures = []explore.Failure{}
+		}
+		if j.Unreached == nil {
+			j.Unreached = []string{}
+		}
+		for _, s := range rep.SituationCounts() {
+			j.Situations[s.Name] = s.Runs
+		}
+		b, _ := json.MarshalIndent(j, "", "  ")
+		stdout.Write(append(b, '\n'))
+	} else {
+		counts := rep.SituationCounts()
+		reached := 0
+		for _, s := range counts {
+			if s.Runs > 0 {
+				reached++
+			}
+		}
+		fmt.Fprintf(stdout, "situations reached: %d of %d\n", reached, len(counts))
+		for _, s := range counts {
+			if s.Runs > 0 {
+				fmt.Fprintf(stdout, "  %-36s %8d\n", s.Name, s.Runs)
+			}
+		}
+		if un := rep.Unreached(); len(un) > 0 {
+			fmt.Fprintln(stdout, "never reached:")
+			for _, s := range counts {
+				if s.Runs == 0 {
+					fmt.Fprintf(stdout, "  %-36s %s\n", s.Name, s.Doc)
+				}
+			}
+		}
+		what := strconv.FormatUint(rep.SeedsRun, 10) + " seeds"
+		if *shard != "" {
+			what += " (shard " + *shard + ")"
+		}
+		if rep.Interrupted {
+			what += ", interrupted"
+		}
+		fmt.Fprintf(stdout, "%s, %d failures in %s (%.0f seeds/s, %d records)\n", what, len(rep.Failures),
+			rep.Elapsed.Truncate(time.Millisecond), rate, rep.Records)
+	}
+	if len(rep.Failures) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// isTerminal reports whether w is a character device (a terminal), without any
+// dependency: only then is a progress line worth printing.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	m := st.Mode()
+	return m&os.ModeCharDevice != 0 && m&os.ModeDevice != 0
+}

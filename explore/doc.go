@@ -1,0 +1,55 @@
+// Package explore is the exploration side of the harness (DESIGN §6, §9, §10): a swarm
+// generator of random scenarios, the fuzz campaign behind `simrun fuzz`, the shrinker,
+// situation coverage, and (in its tests) rapid state-machine properties and a Go native
+// fuzz target over the same actions.
+//
+// # Use
+//
+//	s := explore.Generate(seed)                 // a *scenarios.Scenario, seed's own
+//	r := explore.NewRunner(explore.Options{})   // one per worker; Options.Mutant picks a bug
+//	out, reached := r.Run(s)                    // compile, simulate, oracle, situations
+//	small, _ := explore.Shrink(r, s, out.Invariant(), explore.ShrinkBudget{})
+//	rep, _ := explore.Campaign{Seeds: 2000, OutDir: "fuzz-failures"}.Run(ctx)
+//	rep, _ = explore.Campaign{Seeds: 5000, StopAtFirst: true, NoShrink: true,
+//		Options: explore.Options{Mutant: "x"}}.Run(ctx) // rep.SeedsRun is seeds-to-kill
+//
+// # Contract
+//
+//   - Generation is deterministic per seed and draws only from the seed's generation
+//     stream (sim.StreamGeneration), or from any Rand (fuzzer bytes, rapid). Its output is
+//     a scenarios.Scenario that passes Validate and survives Encode/Decode unchanged, so
+//     every generated or shrunk case is the YAML a person writes.
+//   - Every fault is a scripted step (host crash at a named point, restart, disconnect,
+//     partition, delay, lose, reload, clock jump, drift, client crash, cancel), drawn
+//     swarm-style: each seed switches each kind on or off and draws its rate; the
+//     simulator's own random faults (explore: in YAML) are not used, so the shrinker can
+//     delete faults one by one and a failure file shows exactly what happened.
+//   - The healed phase starts after the last activity: the generator adds no fault after
+//     it, redials the clients that do not redial by themselves, and runs until every
+//     deadline ahead has passed by 3 s (more than the oracle's liveness bound). The oracle
+//     derives the phase from the trace (its last fault or restart), exactly as simrun run
+//     and replay do for these scenarios (OracleOptions = harness.ReferenceOracle's).
+//   - A campaign's output is deterministic per seed whatever the number of workers:
+//     failures are reported in seed order, and the seeds run are always a prefix of the
+//     shard's sequence. A Report keeps counters and failures only (flat memory).
+//   - A failure is shrunk (same first invariant), its refused steps are marked refused:
+//     (simrun replay treats an unexpected refusal as invalid input), the YAML is decoded
+//     back and rerun through harness.RunScenario to check it reproduces, and then YAML and
+//     transcript are written atomically before the failure is reported.
+//
+// Owns: generation, the campaign, shrinking, situations. Imports harness (Compile,
+// RunScenario), oracle, sim, scenarios, trace, golden and the reference engine's host
+// and client. The harness has no "run this scenario and give me the trace" hook without
+// golden handling, so Runner is built here on harness.Compile + sim.Runner.
+//
+// Decisions where the spec is silent:
+//   - Shards are 1-based ("--shard 2/8"): shard K runs the seeds whose index from Start
+//     is K-1 modulo N.
+//   - A run error (the simulator's guards) is a failure named RUN-ERROR; a scenario the
+//     host or the simulator refuses is INVALID (a generator bug).
+//   - The generator stays within what a real model, client and caller of the decision's
+//     API can do: a model request carries a header before its first tool call, a header
+//     never contradicts the host's tool mode, and a direct blocking ask() never carries
+//     a timed wait (only askTimed makes one). Inputs outside that are findings about the
+//     oracle, not the engine (see the report of the issue).
+package explore

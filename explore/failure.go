@@ -1,0 +1,128 @@
+package explore
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/twosettle/twosettle/golden"
+	"github.com/twosettle/twosettle/harness"
+	"github.com/twosettle/twosettle/scenarios"
+)
+
+// Failure is one failing seed of a campaign.
+type Failure struct {
+	Seed      uint64 `json:"seed"`
+	Invariant string `json:"invariant"`
+	// File is the shrunk scenario's YAML ("" when nothing was written); its transcript is
+	// beside it (Transcript).
+	File       string `json:"file"`
+	Transcript string `json:"transcript,omitempty"`
+	Message    string `json:"message"`
+	Steps      int    `json:"steps"`        // steps of the generated scenario
+	ShrunkTo   int    `json:"shrunk_steps"` // steps of the written one
+	// Replay is the one-line command that replays it.
+	Replay string `json:"replay,omitempty"`
+	// WriteErr is why the files could not be written.
+	WriteErr string `json:"write_error,omitempty"`
+}
+
+// Final prepares a failing scenario for a person: it marks the steps the run refused
+// (refused:, so simrun replay accepts them), names and summarises it, and checks that
+// the YAML, decoded back as simrun replay reads it, still fails with the invariant
+// through the harness. It returns the YAML and the transcript simrun replay prints.
+func Final(r *Runner, s *scenarios.Scenario, seed uint64, invariant string, opts Options) (yaml, transcript []byte, err error) {
+	s = clone(s)
+	out, _ := r.Run(s)
+	if !out.Has(invariant) {
+		return nil, nil, errors.New("the scenario no longer fails with " + invariant)
+	}
+	Refusals(s, out.Plan, out.Trace)
+	s.Seed = seed
+	s.Name = SeedName(seed)
+	s.Summary = "simrun fuzz seed " + strconv.FormatUint(seed, 10) + " fails " + invariant + ": " + oneLine(out.Message())
+	if err := scenarios.Validate(s); err != nil {
+		return nil, nil, errors.New("the shrunk scenario is not valid: " + err.Error())
+	}
+	yaml = scenarios.Encode(s)
+	back, err := scenarios.Decode(s.Name+".yaml", yaml)
+	if err != nil {
+		return nil, nil, errors.New("the shrunk scenario does not decode: " + err.Error())
+	}
+	res := &harness.Result{}
+	ho := harness.DefaultOptions()
+	ho.Mutant = opts.Mutant
+	harness.RunScenario(res, back, ho)
+	switch {
+	case res.Invalid != nil:
+		return nil, nil, errors.New("the harness cannot run the shrunk scenario: " + res.Invalid.Error())
+	case res.Verdict == nil || !verdictHas(res.Verdict.Text, invariant) && !(invariant == RunError && len(res.Failures) > 0):
+		return nil, nil, errors.New("the harness does not reproduce " + invariant)
+	}
+	return yaml, res.Transcript, nil
+}
+
+func verdictHas(text, invariant string) bool {
+	return strings.Contains(text, "\n  "+invariant+" at ")
+}
+
+func oneLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 160 {
+		s = s[:157] + "..."
+	}
+	return s
+}
+
+// Write stores a failure in dir as <name>.yaml with its transcript beside it as
+// <name>.golden (so simrun replay also compares the replay with it), each atomically
+// (a temporary file renamed into place), transcript first. It returns the YAML's path.
+func Write(dir, name string, yaml, transcript []byte) (string, string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", "", err
+	}
+	tpath := filepath.Join(dir, name+golden.Suffix)
+	ypath := filepath.Join(dir, name+".yaml")
+	if err := writeAtomic(tpath, transcript); err != nil {
+		return "", "", err
+	}
+	if err := writeAtomic(ypath, yaml); err != nil {
+		return "", "", err
+	}
+	return ypath, tpath, nil
+}
+
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// ReplayCommand is the one line that replays a written failure.
+func ReplayCommand(file string, opts Options) string {
+	cmd := "simrun replay " + file
+	if opts.Mutant != "" {
+		cmd += " (mutant " + opts.Mutant + ")"
+	}
+	return cmd
+}

@@ -1,0 +1,696 @@
+package explore
+
+import (
+	"strings"
+
+	"github.com/twosettle/twosettle/engine/session"
+	"github.com/twosettle/twosettle/engine/wire"
+	"github.com/twosettle/twosettle/scenarios"
+	"github.com/twosettle/twosettle/trace"
+)
+
+// Situation is an interesting state a run can reach: the fuzzer counts the runs that
+// reached each one, so a campaign shows what its exploration actually exercised (DESIGN
+// §6), and which situations it never reached.
+type Situation struct {
+	Name string
+	Doc  string
+}
+
+// Reached is the set of situations one run reached: bit i is Situations()[i].
+type Reached uint64
+
+// Has reports whether situation i was reached.
+func (r Reached) Has(i int) bool { return r&(1<<uint(i)) != 0 }
+
+// Situation indexes.
+const (
+	sitReleasedAfterDeadline = iota
+	sitClaimAfterDeadline
+	sitTwoClaims
+	sitHostExpiry
+	sitLocalExpiry
+	sitLocalExpirySettles
+	sitExpiryRace
+	sitTwoAnswersWithinLatency
+	sitOutcomeDiscarded
+	sitTakeTimeOtherExpires
+	sitNoProviderHeld
+	sitFocusBeforeHandshake
+	sitClockJumpCountdown
+	sitWaitClosedByAbort
+	sitLateAccepted
+	sitLateAdmitted
+	sitReplyQueued
+	sitBadAnswer
+	sitReplyDiscardedReanswered
+	sitResubmitByRPC
+	sitRestartDuringClaim
+	sitRestartQueuedReply
+	sitReplySurvivesRestart
+	sitRestartLosesUnpersisted
+	sitPTCBeforeDispatch
+	sitPTCAfterDispatch
+	sitPTCPending
+	sitToolOutcomeUnknown
+	sitWaterfallReplayed
+	sitDelegatedCaller
+	sitCallerNotLive
+	sitCrashBeforePTCDispatch
+	sitCrashAfterPTCDispatch
+	sitCrashBeforeAnswerAck
+	sitCrashAfterAnswerAck
+	sitCrashBetweenClaimAdmit
+	sitCrashInsideWriteWindow
+	sitCrashAfterEffect
+	numSituations
+)
+
+var situationList = [numSituations]Situation{
+	sitReleasedAfterDeadline:    {"claim-released-after-deadline", "the last claim left after the wait's deadline (WAIT-5: immediate expiry)"},
+	sitClaimAfterDeadline:       {"claim-after-deadline", "a claim attached past the deadline and got remainingMs 0 (WAIT-6)"},
+	sitTwoClaims:                {"two-claims", "two clients held claims on one wait at once"},
+	sitHostExpiry:               {"host-expiry", "an unattended wait expired on the host (WAIT-8)"},
+	sitLocalExpiry:              {"local-expiry", "a client's countdown expired and it rejected with ASK_TIMED_OUT (CLAIM-7)"},
+	sitLocalExpirySettles:       {"local-expiry-settles", "a client's ASK_TIMED_OUT rejection made the tool result pending"},
+	sitExpiryRace:               {"local-expiry-after-host-expiry", "a client's ASK_TIMED_OUT reached the host after the host had expired the wait"},
+	sitTwoAnswersWithinLatency:  {"two-clients-answer-within-latency", "two clients' outcomes for one request reached the host within one link latency"},
+	sitOutcomeDiscarded:         {"outcome-lost-settlement-race", "an outcome arrived after another client had settled the request (GW-1)"},
+	sitTakeTimeOtherExpires:     {"take-time-while-other-expires", "one client took time on a request while another client's countdown expired it (CD-9)"},
+	sitNoProviderHeld:           {"no-provider-held", "every client passed a timed request (NO_PROVIDER) and the wait held until its deadline (ASK-10)"},
+	sitFocusBeforeHandshake:     {"focus-before-handshake", "a user focused while the client's claim stream had not yet yielded its frame (CD-3)"},
+	sitClockJumpCountdown:       {"clock-jump-during-countdown", "a client's clock jumped while it held a claim (CD-10)"},
+	sitWaitClosedByAbort:        {"wait-closed-by-abort", "a wait closed because its turn or agent was aborted (WAIT-9)"},
+	sitLateAccepted:             {"late-answer-accepted", "a late answer was queued in the inbox (LATE-4)"},
+	sitLateAdmitted:             {"late-answer-admitted", "a late reply was admitted as user/message (LATE-7, PROJ-8)"},
+	sitReplyQueued:              {"late-answer-reply-queued", "a late answer was refused with REPLY_QUEUED (LATE-2)"},
+	sitBadAnswer:                {"late-answer-bad-answer", "a late answer was refused with BAD_ANSWER (LATE-3)"},
+	sitReplyDiscardedReanswered: {"reply-discarded-then-reanswered", "a queued reply was discarded and the call was answered again (LATE-7, CARD-9)"},
+	sitResubmitByRPC:            {"resubmit-by-rpc", "a client submitted through the waterfall, then the same call through the late-answer RPC (CARD-6)"},
+	sitRestartDuringClaim:       {"restart-during-claim", "the host restarted while a client held a claim (AGENT-2)"},
+	sitRestartQueuedReply:       {"restart-with-queued-reply", "the host restarted while a late reply waited in the inbox"},
+	sitReplySurvivesRestart:     {"reply-survives-restart", "a reply queued before a restart was admitted after it (LATE-6)"},
+	sitRestartLosesUnpersisted:  {"restart-loses-unpersisted", "a restart cut events that were appended but not yet durable (AGENT-6)"},
+	sitPTCBeforeDispatch:        {"ptc-interrupted-before-dispatch", "a restart cut a run_code sub-call before its tool/ptc-dispatch was durable (AGENT-4)"},
+	sitPTCAfterDispatch:         {"ptc-interrupted-after-dispatch", "a restart cut a run_code call after a sub-call's tool/ptc-dispatch was durable"},
+	sitPTCPending:               {"ptc-sub-call-pending", "a run_code sub-call's ask ended pending (PROJ-7)"},
+	sitToolOutcomeUnknown:       {"tool-outcome-unknown", "restart repair recorded TOOL_OUTCOME_UNKNOWN (AGENT-3)"},
+	sitWaterfallReplayed:        {"waterfall-replayed", "a pending request was replayed to a client on a new connection (GW-5)"},
+	sitDelegatedCaller:          {"delegated-caller", "an owned child asked and failed with DELEGATED_CALLER (CALLER-2)"},
+	sitCallerNotLive:            {"caller-not-live", "a stale or missing agent was refused with CALLER_NOT_LIVE (CALLER-1)"},
+	sitCrashBeforePTCDispatch:   {"crash-at-before-ptc-dispatch", "a crash landed at before-ptc-dispatch"},
+	sitCrashAfterPTCDispatch:    {"crash-at-after-ptc-dispatch", "a crash landed at after-ptc-dispatch"},
+	sitCrashBeforeAnswerAck:     {"crash-at-before-answer-ack", "a crash landed at before-answer-ack"},
+	sitCrashAfterAnswerAck:      {"crash-at-after-answer-ack", "a crash landed at after-answer-ack"},
+	sitCrashBetweenClaimAdmit:   {"crash-at-between-claim-admit", "a crash landed at between-claim-admit"},
+	sitCrashInsideWriteWindow:   {"crash-at-inside-write-window", "a crash landed at inside-write-window"},
+	sitCrashAfterEffect:         {"crash-at-after-effect", "a crash landed at after-effect"},
+}
+
+var crashSituation = map[string]int{
+	"before-ptc-dispatch": sitCrashBeforePTCDispatch, "after-ptc-dispatch": sitCrashAfterPTCDispatch,
+	"before-answer-ack": sitCrashBeforeAnswerAck, "after-answer-ack": sitCrashAfterAnswerAck,
+	"between-claim-admit": sitCrashBetweenClaimAdmit, "inside-write-window": sitCrashInsideWriteWindow,
+	"after-effect": sitCrashAfterEffect,
+}
+
+// Situations lists every situation the fuzzer counts, in report order.
+func Situations() []Situation { return append([]Situation(nil), situationList[:]...) }
+
+// Names lists the situations r reached, in report order.
+func (r Reached) Names() []string {
+	var out []string
+	for i := 0; i < numSituations; i++ {
+		if r.Has(i) {
+			out = append(out, situationList[i].Name)
+		}
+	}
+	return out
+}
+
+// situations scans one trace for the situations it reaches. Its maps are reused between
+// runs (one per worker). The scan follows the oracle's reading of a crash cut: the
+// effects of an Apply beyond Restart{CutAfter: k} never happened.
+type situations struct {
+	hit Reached
+
+	waits   map[string]*sitWait // session/call
+	events  map[string]*sitEvent
+	logs    map[string]*sitLog
+	clients map[string]*sitClient
+	clientN int
+
+	answered    map[string]bool // calls with an accepted late answer, by "session/call"
+	discarded   map[string]bool // calls whose queued reply was discarded
+	survivors   map[string]bool // reply message ids queued at a restart
+	latency     int64
+	applyPend   bool // the current host Apply recorded a pending result
+	applyLocalE bool // the current host Apply is a client's ASK_TIMED_OUT for a live event
+}
+
+type sitWait struct {
+	deadline int64
+	claims   int
+	expired  bool
+}
+
+type sitEvent struct {
+	call       string // session/call of the request's wait ("" unknown)
+	delivered  uint64 // client bits the host delivered it to
+	passed     uint64 // client bits that answered next
+	gens       map[string]int
+	settled    bool
+	lastResult int64
+	lastFrom   string
+	heldBy     uint64 // clients that took time while holding it
+	live       uint64 // clients holding the delivery (client side)
+	noProvider bool
+}
+
+type sitLog struct {
+	events    []session.Event
+	persisted int
+	nextStep  []session.Message
+	nextTurn  []session.Message
+}
+
+type sitClient struct {
+	bit       uint64
+	waiting   map[string]bool // attachWait streams opened, no frame yet
+	claimed   map[string]bool // attachWait streams with their frame
+	submitted map[string]bool // calls submitted through the waterfall
+}
+
+func (x *situations) set(i int) { x.hit |= 1 << uint(i) }
+
+func (x *situations) reset(s *scenarios.Scenario) {
+	x.hit = 0
+	if x.waits == nil {
+		x.waits, x.events, x.logs, x.clients = map[string]*sitWait{}, map[string]*sitEvent{}, map[string]*sitLog{}, map[string]*sitClient{}
+		x.answered, x.discarded, x.survivors = map[string]bool{}, map[string]bool{}, map[string]bool{}
+	}
+	clear(x.waits)
+	clear(x.events)
+	clear(x.answered)
+	clear(x.discarded)
+	clear(x.survivors)
+	for _, l := range x.logs {
+		l.events, l.persisted, l.nextStep, l.nextTurn = l.events[:0], 0, l.nextStep[:0], l.nextTurn[:0]
+	}
+	clear(x.clients)
+	x.clientN = 0
+	x.latency = 1
+	for _, c := range s.Clients {
+		l := c.Latency.Max.Ms()
+		if c.HTTP != nil && c.HTTP.Max.Ms() > l {
+			l = c.HTTP.Max.Ms()
+		}
+		if l > x.latency {
+			x.latency = l
+		}
+	}
+}
+
+func (x *situations) client(name string) *sitClient {
+	c := x.clients[name]
+	if c == nil {
+		c = &sitClient{bit: 1 << uint(x.clientN%64), waiting: map[string]bool{}, claimed: map[string]bool{}, submitted: map[string]bool{}}
+		x.clientN++
+		x.clients[name] = c
+	}
+	return c
+}
+
+func (x *situations) log(s string) *sitLog {
+	l := x.logs[s]
+	if l == nil {
+		l = &sitLog{}
+		x.logs[s] = l
+	}
+	return l
+}
+
+func (x *situations) event(id string) *sitEvent {
+	e := x.events[id]
+	if e == nil {
+		e = &sitEvent{gens: map[string]int{}}
+		x.events[id] = e
+	}
+	return e
+}
+
+// scan reads one trace.
+func (x *situations) scan(tr *trace.Trace, s *scenarios.Scenario) Reached {
+	x.reset(s)
+	recs := tr.Records
+	limit, n := -1, 0
+	for i := range recs {
+		r := &recs[i]
+		switch r.Kind {
+		case trace.In:
+			if r.Actor == trace.ActorHost {
+				limit, n = cutOf(recs, i), 0
+				x.applyPend, x.applyLocalE = false, false
+				if cmd, ok := r.Payload.(wire.Command); ok {
+					x.hostIn(r, cmd)
+				}
+			} else if in, ok := r.Payload.(wire.ClientInput); ok {
+				x.clientIn(r, in)
+			}
+		case trace.Out:
+			if r.Actor == trace.ActorHost {
+				n++
+				if limit >= 0 && n > limit {
+					continue
+				}
+				if e, ok := r.Payload.(wire.Effect); ok {
+					x.hostOut(r, e)
+				}
+			} else if e, ok := r.Payload.(wire.ClientEffect); ok {
+				x.clientOut(r, e)
+			}
+		case trace.Fault:
+			if f, ok := r.Payload.(trace.Injected); ok {
+				x.fault(f)
+			}
+		}
+	}
+	return x.hit
+}
+
+// cutOf returns how many effects of the host Apply starting at record i happened: k if
+// the next host input is Restart{CutAfter: k}, else -1 (all).
+func cutOf(recs []trace.Record, i int) int {
+	for j := i + 1; j < len(recs); j++ {
+		r := &recs[j]
+		if r.Actor != trace.ActorHost || (r.Kind != trace.In && r.Kind != trace.Reject) {
+			continue
+		}
+		if rs, ok := r.Payload.(wire.Restart); ok && r.Kind == trace.In && rs.CutAfter >= 0 {
+			return rs.CutAfter
+		}
+		return -1
+	}
+	return -1
+}
+
+func (x *situations) hostIn(r *trace.Record, cmd wire.Command) {
+	switch c := cmd.(type) {
+	case wire.Restart:
+		x.restart()
+	case wire.EventResult:
+		ev := x.event(c.EventID)
+		switch c.Outcome.Kind {
+		case wire.OutcomeNext:
+			ev.passed |= x.client(c.Client).bit
+			if ev.delivered != 0 && ev.passed&ev.delivered == ev.delivered && !ev.settled {
+				ev.noProvider = true
+			}
+		default:
+			if ev.settled {
+				x.set(sitOutcomeDiscarded)
+				if ev.lastFrom != c.Client && r.Time-ev.lastResult <= x.latency {
+					x.set(sitTwoAnswersWithinLatency)
+				}
+			}
+			if c.Outcome.Kind == wire.OutcomeRejected && c.Outcome.Error != nil && c.Outcome.Error.Code == wire.AskTimedOut {
+				if w := x.waits[ev.call]; w != nil && w.expired {
+					x.set(sitExpiryRace)
+				}
+				if !ev.settled {
+					x.applyLocalE = true
+				}
+			}
+			if !ev.settled {
+				ev.settled, ev.lastResult, ev.lastFrom = true, r.Time, c.Client
+			}
+		}
+	}
+}
+
+func (x *situations) restart() {
+	for _, w := range x.waits {
+		if w.claims > 0 {
+			x.set(sitRestartDuringClaim)
+		}
+	}
+	clear(x.waits)
+	for _, l := range x.logs {
+		for _, m := range l.nextStep {
+			x.queuedAtRestart(m)
+		}
+		for _, m := range l.nextTurn {
+			x.queuedAtRestart(m)
+		}
+		if len(l.events) > l.persisted {
+			x.set(sitRestartLosesUnpersisted)
+		}
+		x.ptcAtRestart(l)
+		l.events = l.events[:l.persisted]
+		l.refold()
+	}
+	for _, c := range x.clients {
+		clear(c.waiting)
+		clear(c.claimed)
+	}
+	for _, e := range x.events {
+		e.live = 0
+	}
+}
+
+func (x *situations) queuedAtRestart(m session.Message) {
+	if m.Source.Kind == session.SourceUserQuestionReply {
+		x.set(sitRestartQueuedReply)
+		x.survivors[m.ID] = true
+	}
+}
+
+// ptcAtRestart looks for run_code calls a restart cuts: a sub-call started with no
+// durable tool/ptc-dispatch, or a durable tool/ptc-dispatch whose run_code result is not.
+func (x *situations) ptcAtRestart(l *sitLog) {
+	for i, e := range l.events {
+		switch d := e.Data.(type) {
+		case session.PTCDispatchStart:
+			if !durable(l, func(o session.Data) bool {
+				p, ok := o.(session.PTCDispatch)
+				return ok && p.SubCallID == d.SubCallID
+			}) && !resultBefore(l, i, d.Parent) {
+				x.set(sitPTCBeforeDispatch)
+			}
+		case session.PTCDispatch:
+			if i < l.persisted && !durable(l, func(o session.Data) bool {
+				p, ok := o.(session.ToolResult)
+				return ok && p.CallID == d.Parent
+			}) {
+				x.set(sitPTCAfterDispatch)
+			}
+		}
+	}
+}
+
+func durable(l *sitLog, match func(session.Data) bool) bool {
+	for _, e := range l.events[:l.persisted] {
+		if match(e.Data) {
+			return true
+		}
+	}
+	return false
+}
+
+// resultBefore reports whether the run_code call parent already has a durable result
+// after event i (the sub-call belongs to an earlier, finished run of a reused call id).
+func resultBefore(l *sitLog, i int, parent string) bool {
+	if i >= l.persisted {
+		return false
+	}
+	for _, e := range l.events[i:l.persisted] {
+		if p, ok := e.Data.(session.ToolResult); ok && p.CallID == parent {
+			return true
+		}
+	}
+	return false
+}
+
+// refold rebuilds the inbox from the log (after a restart kept only its durable prefix).
+func (l *sitLog) refold() {
+	l.nextStep, l.nextTurn = l.nextStep[:0], l.nextTurn[:0]
+	for _, e := range l.events {
+		if d, ok := e.Data.(session.InboxSpliced); ok {
+			l.splice(d)
+		}
+	}
+}
+
+// splice applies an inbox mutation and returns the messages it removed.
+func (l *sitLog) splice(d session.InboxSpliced) []session.Message {
+	list := &l.nextTurn
+	if d.Target == session.NextStep {
+		list = &l.nextStep
+	}
+	start := min(d.Start, len(*list))
+	end := min(start+d.Removed, len(*list))
+	removed := append([]session.Message(nil), (*list)[start:end]...)
+	rest := append(append([]session.Message(nil), d.Inserted...), (*list)[end:]...)
+	*list = append((*list)[:start], rest...)
+	return removed
+}
+
+func (x *situations) hostOut(r *trace.Record, e wire.Effect) {
+	switch f := e.(type) {
+	case wire.WaitNote:
+		key := f.Session + "/" + f.CallID
+		w := x.waits[key]
+		if w == nil {
+			w = &sitWait{}
+			x.waits[key] = w
+		}
+		switch f.Kind {
+		case wire.WaitCreated:
+			*w = sitWait{deadline: f.Deadline}
+		case wire.WaitClaimed:
+			w.claims = f.Claims
+			if f.Remaining == 0 {
+				x.set(sitClaimAfterDeadline)
+			}
+			if f.Claims >= 2 {
+				x.set(sitTwoClaims)
+			}
+		case wire.WaitReleased:
+			w.claims = f.Claims
+			if f.Claims == 0 && r.Time > w.deadline {
+				x.set(sitReleasedAfterDeadline)
+			}
+		case wire.WaitExpired:
+			w.expired = true
+			x.set(sitHostExpiry)
+			for _, ev := range x.events {
+				if ev.call == key && ev.noProvider {
+					x.set(sitNoProviderHeld)
+				}
+			}
+		case wire.WaitClosed:
+			if f.Reason != "completed" && f.Reason != "unload" {
+				x.set(sitWaitClosedByAbort)
+			}
+			w.claims = 0
+		}
+	case wire.SendFrame:
+		if wf, ok := f.Frame.(wire.Waterfall); ok {
+			ev := x.event(wf.EventID)
+			if ev.call == "" {
+				ev.call = wf.AgentID + "/" + waitCallID(wf.Request)
+			}
+			ev.delivered |= x.client(f.Client).bit
+			if g, seen := ev.gens[f.Client]; seen && g != f.Gen {
+				x.set(sitWaterfallReplayed)
+			}
+			ev.gens[f.Client] = f.Gen
+		}
+	case wire.Appended:
+		l := x.log(f.Session)
+		l.events = append(l.events, f.Event)
+		x.appended(f.Session, l, f.Event)
+	case wire.Persisted:
+		l := x.log(f.Session)
+		if f.Through > l.persisted && f.Through <= len(l.events) {
+			l.persisted = f.Through
+		}
+	case wire.Reply:
+		if !f.Envelope.OK && f.Envelope.Error != nil {
+			x.code(f.Envelope.Error.Code)
+		}
+	case wire.DirectResult:
+		if f.Err != nil {
+			x.code(f.Err.Code)
+		}
+	}
+}
+
+func (x *situations) code(code string) {
+	switch code {
+	case wire.ReplyQueued:
+		x.set(sitReplyQueued)
+	case wire.BadAnswer:
+		x.set(sitBadAnswer)
+	case wire.DelegatedCaller:
+		x.set(sitDelegatedCaller)
+	case wire.CallerNotLive:
+		x.set(sitCallerNotLive)
+	}
+}
+
+func (x *situations) appended(sess string, l *sitLog, e session.Event) {
+	switch d := e.Data.(type) {
+	case session.InboxSpliced:
+		removed := l.splice(d)
+		if d.Outcome == session.OutcomeCanceled {
+			for _, m := range removed {
+				if m.Source.Kind == session.SourceUserQuestionReply {
+					x.discarded[sess+"/"+m.Source.CallID] = true
+				}
+			}
+		}
+		for _, m := range d.Inserted {
+			if m.Source.Kind == session.SourceUserQuestionReply {
+				x.set(sitLateAccepted)
+				key := sess + "/" + m.Source.CallID
+				if x.discarded[key] {
+					x.set(sitReplyDiscardedReanswered)
+				}
+				x.answered[key] = true
+			}
+		}
+	case session.UserMessage:
+		if d.Message.Source.Kind == session.SourceUserQuestionReply {
+			x.set(sitLateAdmitted)
+			if x.survivors[d.Message.ID] {
+				x.set(sitReplySurvivesRestart)
+			}
+		}
+	case session.ToolResult:
+		if d.IsError {
+			x.code(d.Err.Code)
+			if d.Err.Code == session.ToolOutcomeUnknown {
+				x.set(sitToolOutcomeUnknown)
+			}
+		} else if isPendingText(d.Text) {
+			x.applyPending()
+		}
+	case session.PTCDispatch:
+		if d.IsError {
+			x.code(d.Err.Code)
+		} else if isPendingText(d.Text) {
+			x.set(sitPTCPending)
+			x.applyPending()
+		}
+	}
+}
+
+func (x *situations) applyPending() {
+	if x.applyLocalE && !x.applyPend {
+		x.set(sitLocalExpirySettles)
+	}
+	x.applyPend = true
+}
+
+func isPendingText(s string) bool { return strings.HasPrefix(s, `{"pending":true`) }
+
+// waitCallID finds wait.callId in a request payload without decoding all of it.
+func waitCallID(req []byte) string {
+	s := string(req)
+	i := strings.Index(s, `"wait":{"callId":"`)
+	if i < 0 {
+		return ""
+	}
+	s = s[i+len(`"wait":{"callId":"`):]
+	if j := strings.IndexByte(s, '"'); j >= 0 {
+		return s[:j]
+	}
+	return ""
+}
+
+func (x *situations) clientIn(r *trace.Record, in wire.ClientInput) {
+	c := x.client(r.Actor)
+	switch v := in.(type) {
+	case wire.FromHost:
+		switch f := v.Frame.(type) {
+		case wire.Waterfall:
+			x.event(f.EventID).live |= c.bit
+		case wire.Cancel:
+			x.event(f.EventID).live &^= c.bit
+		case wire.StreamItem:
+			if c.waiting[f.StreamID] {
+				delete(c.waiting, f.StreamID)
+				c.claimed[f.StreamID] = true
+			}
+		case wire.StreamEnd:
+			delete(c.waiting, f.StreamID)
+			delete(c.claimed, f.StreamID)
+		case wire.StreamError:
+			delete(c.waiting, f.StreamID)
+			delete(c.claimed, f.StreamID)
+		}
+	case wire.LinkDown, wire.Reload:
+		clear(c.waiting)
+		clear(c.claimed)
+		for _, e := range x.events {
+			e.live &^= c.bit
+		}
+	case wire.User:
+		switch v.Action.Kind {
+		case wire.ActFocus:
+			if len(c.waiting) > 0 {
+				x.set(sitFocusBeforeHandshake)
+			}
+		case wire.ActTakeTime:
+			for _, e := range x.events {
+				if e.live&c.bit != 0 && !e.settled {
+					e.heldBy |= c.bit
+				}
+			}
+		}
+	}
+}
+
+func (x *situations) clientOut(r *trace.Record, e wire.ClientEffect) {
+	c := x.client(r.Actor)
+	switch v := e.(type) {
+	case wire.OpenStream:
+		if v.Endpoint == wire.EndpointAttachWait {
+			c.waiting[v.StreamID] = true
+		}
+	case wire.SendResult:
+		ev := x.event(v.EventID)
+		ev.live &^= c.bit
+		if v.Outcome.Kind == wire.OutcomeRejected && v.Outcome.Error != nil && v.Outcome.Error.Code == wire.AskTimedOut {
+			x.set(sitLocalExpiry)
+			if ev.heldBy&^c.bit != 0 {
+				x.set(sitTakeTimeOtherExpires)
+			}
+		}
+		if v.Outcome.Kind == wire.OutcomeResult && ev.call != "" {
+			c.submitted[ev.call] = true
+		}
+	case wire.SendCall:
+		if v.Endpoint == wire.EndpointAnswer {
+			agent, call := answerTarget(v.Args)
+			if c.submitted[agent+"/"+call] {
+				x.set(sitResubmitByRPC)
+			}
+		}
+	}
+}
+
+// answerTarget reads agentId and callId from userQuestions/answer args.
+func answerTarget(args []byte) (agent, call string) {
+	return jsonField(args, "agentId"), jsonField(args, "callId")
+}
+
+func jsonField(b []byte, key string) string {
+	s := string(b)
+	k := `"` + key + `":"`
+	i := strings.Index(s, k)
+	if i < 0 {
+		return ""
+	}
+	s = s[i+len(k):]
+	if j := strings.IndexByte(s, '"'); j >= 0 {
+		return s[:j]
+	}
+	return ""
+}
+
+func (x *situations) fault(f trace.Injected) {
+	switch f.Kind {
+	case "crash":
+		if !f.Armed && f.Point != "" {
+			if i, ok := crashSituation[f.Point]; ok {
+				x.set(i)
+			}
+		}
+	case "clock-jump":
+		if c := x.clients[f.Target]; c != nil && len(c.claimed) > 0 {
+			x.set(sitClockJumpCountdown)
+		}
+	}
+}
