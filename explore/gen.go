@@ -506,7 +506,7 @@ func (g *gen) service(t scenarios.Duration) scenarios.Duration {
 		}
 		c.Kind, c.Call = scenarios.ServiceAnswer, gc.call
 		for _, q := range gc.questions {
-			a := scenarios.AnswerItem{ID: q.ID}
+			a := scenarios.AnswerItem{ID: q.ID, Selected: []string{}}
 			if len(q.Options) > 0 && chance(r, 80) {
 				a.Selected = []string{pick(r, q.Options).Label}
 			}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -97,6 +98,11 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 		c.OnProgress = func(p explore.Progress) {
 			fmt.Fprintf(stderr, "\r%d seeds  %.0f/s  %d failures  %s\x1b[K", p.SeedsRun, p.Rate(), p.Failures, p.Elapsed.Truncate(100*time.Millisecond))
 		}
+	}
+	if os.Getenv("GOGC") == "" {
+		// A run allocates a few hundred short-lived KB and the campaign keeps almost
+		// nothing: collecting less often is ~1.6x faster for a few more MB of heap.
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -1,0 +1,103 @@
+package explore
+
+import (
+	"testing"
+
+	"github.com/twosettle/twosettle/scenarios"
+	"pgregory.net/rapid"
+)
+
+// rapidRand draws the generator's choices through rapid, so rapid records them and can
+// shrink a failing sequence of actions.
+type rapidRand struct{ t *rapid.T }
+
+func (r rapidRand) IntN(n int) int {
+	if n <= 1 {
+		return 0
+	}
+	return rapid.IntRange(0, n-1).Draw(r.t, "n")
+}
+
+// knownFindings are violations the campaign found on the reference engine and reported
+// (see the issue-6 exploration report): the oracle's seat attribution of an edit
+// (INV-CLIENT-EXPIRY) and the client's claim release when its $events/result fails
+// (INV-CLIENT-CLAIM-DISCIPLINE), the host timer against a claim released at the
+// deadline (INV-WAIT-EXPIRES-ON-TIME), the replay and NO_PROVIDER rules of the gateway
+// model (INV-GW-REPLAY, INV-GW-NEXT-ONLY). The property checks every other invariant;
+// remove a name once its finding is fixed.
+var knownFindings = map[string]bool{
+	"INV-CLIENT-EXPIRY":           true,
+	"INV-CLIENT-CLAIM-DISCIPLINE": true,
+	"INV-WAIT-EXPIRES-ON-TIME":    true,
+	"INV-GW-REPLAY":               true,
+	"INV-GW-NEXT-ONLY":            true,
+}
+
+// scriptMachine builds a scenario action by action with the generator's own actions
+// (a model turn with its tool calls and the users' answers, a fault, a direct service
+// call). After each action the script so far must be a valid scenario; after every
+// fourth action, and at the end, the script so far (healed and run to its end) must
+// pass the oracle. rapid shrinks a failing sequence of actions and their draws.
+type scriptMachine struct {
+	g      *gen
+	now    scenarios.Duration
+	r      *Runner
+	checks int
+}
+
+func (m *scriptMachine) episode(t *rapid.T) {
+	m.now = m.g.episode(m.now) + scenarios.Duration(rapid.IntRange(0, 4000).Draw(t, "gap"))
+}
+
+func (m *scriptMachine) fault(t *rapid.T) {
+	k := rapid.IntRange(0, numFaults-1).Draw(t, "fault")
+	m.g.fault(k, m.now+scenarios.Duration(rapid.IntRange(0, 3000).Draw(t, "at")))
+}
+
+func (m *scriptMachine) service(t *rapid.T) {
+	if e := m.g.service(m.now); e > m.now {
+		m.now = e
+	}
+}
+
+func (m *scriptMachine) check(t *rapid.T) {
+	m.checks++
+	m.run(t, m.checks%4 == 0)
+}
+
+func (m *scriptMachine) run(t *rapid.T, oracle bool) {
+	g := *m.g
+	g.s = clone(m.g.s)
+	h := m.now
+	if g.maxEnd > h {
+		h = g.maxEnd
+	}
+	g.heal(h)
+	s := g.finish()
+	if err := scenarios.Validate(s); err != nil {
+		t.Fatalf("the actions built an invalid scenario: %v\n%s", err, scenarios.Encode(s))
+	}
+	if !oracle {
+		return
+	}
+	out, _ := m.r.Run(s)
+	if out.Failed() && !knownFindings[out.Invariant()] {
+		t.Fatalf("%s\n%s", out.Message(), scenarios.Encode(s))
+	}
+}
+
+func TestPropertyScriptedActionsKeepTheOracle(t *testing.T) {
+	r := NewRunner(Options{})
+	rapid.Check(t, func(t *rapid.T) {
+		rr := rapidRand{t}
+		m := &scriptMachine{g: newGen(rr, drawSwarm(rr)), r: r}
+		m.g.config()
+		t.Repeat(map[string]func(*rapid.T){
+			"episode": m.episode,
+			"fault":   m.fault,
+			"service": m.service,
+			"":        m.check,
+		})
+		m.run(t, true)
+	})
+}
