@@ -165,6 +165,22 @@ func Compile(s *scenarios.Scenario, seed uint64) *Plan {
 		case st.Service != nil:
 			out.Host = serviceCommand(session, p.ServiceIDs[i], st.Service)
 			input = out.Host.String()
+		case st.Inject != nil:
+			x := st.Inject
+			gen := x.Gen
+			if gen == 0 {
+				gen = 1
+			}
+			o := wire.Outcome{Kind: wire.OutcomeNext}
+			switch {
+			case x.HasAns:
+				o = wire.Outcome{Kind: wire.OutcomeResult, Value: wire.Answer{Answers: AnswerItems(x.Answers)}.AppendJSON(nil)}
+			case x.Rejected != "":
+				name, code, msg, _ := scenarios.ParseRejection(x.Rejected)
+				o = wire.Outcome{Kind: wire.OutcomeRejected, Error: &wire.Error{Name: name, Code: code, Message: msg}}
+			}
+			out.Host = wire.EventResult{Client: x.Client, Gen: gen, RPCID: "inject-" + strconv.Itoa(i+1), EventID: x.Event, Outcome: o}
+			input = out.Host.String()
 		case st.Net != nil:
 			out.Net = &sim.NetAction{Kind: st.Net.Kind, Client: st.Net.Client, DurationMs: st.Net.For.Ms() + st.Net.By.Ms()}
 		default:

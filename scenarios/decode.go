@@ -747,7 +747,7 @@ func (d *dec) step(n *yaml.Node) (Step, bool) {
 			if st.Refused == "" {
 				d.fail(e.v, "write a part of the expected error, like submission is disabled", "refused: needs the text of the expected error")
 			}
-		case k == ActorModel || k == ActorHost || k == ActorService || k == ActorNet || isClient(k):
+		case k == ActorModel || k == ActorHost || k == ActorService || k == ActorNet || k == ActorInject || isClient(k):
 			if actor != nil {
 				d.fail(e.k, "split it into two steps at the same time", "a step has one actor; this one has %s and %s", actor.k.Value, k)
 				ok = false
@@ -793,6 +793,9 @@ func (d *dec) step(n *yaml.Node) (Step, bool) {
 	case ActorNet:
 		x, k := d.net(actor.v)
 		st.Net, ok = x, ok && k
+	case ActorInject:
+		x, k := d.inject(actor.v)
+		st.Inject, ok = x, ok && k
 	default:
 		u, k := d.user(actor.v)
 		st.Client, st.User, ok = a, u, ok && k
@@ -1241,6 +1244,43 @@ func (d *dec) net(n *yaml.Node) (*NetAction, bool) {
 		ok = ok && k
 	}
 	return a, ok
+}
+
+func (d *dec) inject(n *yaml.Node) (*Inject, bool) {
+	f, ok := d.fields(n, injectObject, "the injected outcome")
+	if f == nil {
+		return nil, false
+	}
+	x := &Inject{}
+	var k bool
+	if v := f["client"]; v != nil {
+		x.Client, k = d.ident(v, "client")
+		ok = ok && k
+	}
+	if v := f["event"]; v != nil {
+		x.Event, k = d.ident(v, "event")
+		ok = ok && k
+	}
+	if v := f["gen"]; v != nil {
+		var g int64
+		g, k = d.uinteger(v, "gen")
+		x.Gen = int(g)
+		ok = ok && k
+	}
+	if v := f["next"]; v != nil {
+		x.Next = d.isTrue(v, "next")
+		ok = ok && x.Next
+	}
+	if v := f["answer"]; v != nil {
+		x.Answers, k = d.answers(v)
+		x.HasAns = true
+		ok = ok && k
+	}
+	if v := f["rejected"]; v != nil {
+		x.Rejected, k = d.text(v, "rejected")
+		ok = ok && k
+	}
+	return x, ok
 }
 
 func (d *dec) user(n *yaml.Node) (*UserAction, bool) {

@@ -204,6 +204,20 @@ func stepNode(st *Step) *yaml.Node {
 		m.add(ActorNet, netNode(st.Net))
 	case st.User != nil:
 		m.add(st.Client, userNode(st.User))
+	case st.Inject != nil:
+		x := flow().add("client", str(st.Inject.Client)).add("event", str(st.Inject.Event))
+		if st.Inject.Gen != 0 {
+			x.add("gen", intNode(int64(st.Inject.Gen)))
+		}
+		switch {
+		case st.Inject.Next:
+			x.add("next", boolNode(true))
+		case st.Inject.HasAns:
+			x.add("answer", answersNode(st.Inject.Answers))
+		default:
+			x.add("rejected", str(st.Inject.Rejected))
+		}
+		m.add(ActorInject, x.n)
 	}
 	if st.Refused != "" {
 		m.add("refused", str(st.Refused))

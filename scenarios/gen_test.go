@@ -237,7 +237,7 @@ func (g *gen) step(at Duration) Step {
 	st := Step{At: at}
 	actors := []string{ActorModel, ActorHost, ActorService}
 	if len(g.clients) > 0 {
-		actors = append(actors, ActorNet, "user")
+		actors = append(actors, ActorNet, "user", ActorInject)
 	}
 	switch rapid.SampledFrom(actors).Draw(g.t, "actor") {
 	case ActorModel:
@@ -368,6 +368,17 @@ func (g *gen) step(at Duration) Step {
 			c.Answers = g.answers()
 		}
 		st.Service = c
+	case ActorInject:
+		x := &Inject{Client: rapid.SampledFrom(g.clients).Draw(g.t, "client"), Event: "e1", Gen: rapid.IntRange(0, 3).Draw(g.t, "gen")}
+		switch rapid.IntRange(0, 2).Draw(g.t, "outcome") {
+		case 0:
+			x.Next = true
+		case 1:
+			x.Answers, x.HasAns = g.answers(), true
+		default:
+			x.Rejected = rapid.SampledFrom([]string{"Error: the claim stream failed", "UserQuestionError/ASK_TIMED_OUT: late"}).Draw(g.t, "rejected")
+		}
+		st.Inject = x
 	case ActorNet:
 		a := &NetAction{Kind: rapid.SampledFrom([]string{NetDisconnect, NetReconnect, NetPartition, NetDelay, NetLose}).Draw(g.t, "net"), Client: rapid.SampledFrom(g.clients).Draw(g.t, "client")}
 		switch a.Kind {

@@ -94,6 +94,9 @@ type Step struct {
 	Net     *NetAction
 	Client  string
 	User    *UserAction
+	// Inject delivers a client's outcome to the host as another client implementation
+	// would send it (the protocol level, below the reference client).
+	Inject *Inject
 
 	// Refused: the step is expected to be refused (a disabled control, a command the
 	// host cannot take now) with an error containing this text. A refusal that is not
@@ -115,6 +118,8 @@ func (s Step) Actor() string {
 		return ActorService
 	case s.Net != nil:
 		return ActorNet
+	case s.Inject != nil:
+		return ActorInject
 	}
 	return s.Client
 }
@@ -125,7 +130,20 @@ const (
 	ActorHost    = "host"
 	ActorService = "service"
 	ActorNet     = "net"
+	ActorInject  = "inject"
 )
+
+// Inject is one $events/result a client sends for a delivery: next, an answer batch, or a
+// rejection "Name: message" / "Name/CODE: message".
+type Inject struct {
+	Client   string
+	Gen      int // the connection generation (0: 1)
+	Event    string
+	Next     bool
+	Answers  []AnswerItem
+	HasAns   bool
+	Rejected string
+}
 
 // Model action kinds.
 const (

@@ -22,7 +22,7 @@ func Schema() []byte {
 	addObj(sessionObject)
 	addObj(clientObject)
 	defs = append(defs, kv{"step", stepSchema()})
-	for _, group := range [][]*object{modelObjects, subObjects, {questionObject, optionObject, answerObject}, hostObjects, serviceObjects, netObjects, userObjects, {exploreObject, faultsObject}} {
+	for _, group := range [][]*object{modelObjects, subObjects, {questionObject, optionObject, answerObject}, hostObjects, serviceObjects, netObjects, userObjects, {injectObject, exploreObject, faultsObject}} {
 		for _, o := range group {
 			addObj(o)
 		}
@@ -163,7 +163,7 @@ func typeSchema(t string) jobj {
 		return ref("explore")
 	case "#faults":
 		return ref("faults")
-	case "#model", "#host", "#service", "#net":
+	case "#model", "#host", "#service", "#net", "#inject":
 		return ref(t[1:])
 	case "#questions-or-raw":
 		return jobj{{"anyOf", []any{jobj{{"type", "string"}, {"minLength", 1}}, jobj{{"type", "array"}, {"items", ref("question")}}}}}

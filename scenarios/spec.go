@@ -75,6 +75,7 @@ var stepObject = &object{Name: "step", Doc: "One timed action; besides at (and s
 	{"host", "#host", false, "What happens to the host: restart, a crash, a Session opened or closed."},
 	{"service", "#service", false, "A direct call to the question service (the service contract)."},
 	{"net", "#net", false, "What happens to a client's network link."},
+	{"inject", "#inject", false, "A client's outcome for a delivery, sent as another client implementation would (protocol level)."},
 	{"refused", "text", false, "The step is expected to be refused, with an error containing this text (a disabled control, a command the host cannot take now)."},
 }}
 
@@ -263,6 +264,15 @@ var userDocs = map[string]string{
 	UserDiscard:  "Discard the queued reply of the card from the inbox.",
 	UserDelegate: "The UI hands the card's forwarded request on: its claim is released, then next().",
 }
+
+var injectObject = &object{Name: "inject", Doc: "An $events/result a client sends for a delivery: next, an answer, or a rejection.", Keys: []key{
+	{"client", "ident", true, "The client that sends it."},
+	{"event", "ident", true, "The delivery's event id (e1, e2, ... in creation order)."},
+	{"gen", "uint", false, "The client's connection generation (default 1)."},
+	{"next", "true", false, "Pass the request on."},
+	{"answer", "#answers", false, "Answer with this batch."},
+	{"rejected", "text", false, "Reject with this error: Name: message, or Name/CODE: message."},
+}}
 
 var exploreObject = &object{Name: "explore", Doc: "How to explore around the scenario.", Keys: []key{
 	{"seeds", "uint", false, "How many seeds to run."},

@@ -290,7 +290,7 @@ func (v *validator) questions(p Pos, qs []Question, service bool) {
 
 func (v *validator) step(st *Step) {
 	n := 0
-	for _, set := range []bool{st.Model != nil, st.Host != nil, st.Service != nil, st.Net != nil, st.User != nil} {
+	for _, set := range []bool{st.Model != nil, st.Host != nil, st.Service != nil, st.Net != nil, st.User != nil, st.Inject != nil} {
 		if set {
 			n++
 		}
@@ -313,6 +313,26 @@ func (v *validator) step(st *Step) {
 		v.host(st.Pos, st.Host)
 	case st.Service != nil:
 		v.service(st.Pos, st.Service)
+	case st.Inject != nil:
+		x := st.Inject
+		v.client(st.Pos, x.Client)
+		n := 0
+		for _, set := range []bool{x.Next, x.HasAns, x.Rejected != ""} {
+			if set {
+				n++
+			}
+		}
+		if n != 1 {
+			v.fail(st.Pos, "write one of next: true, answer: {...} or rejected: \"Name/CODE: message\"", "an injected outcome is one of next, answer or rejected")
+		}
+		if x.Rejected != "" {
+			if _, _, _, ok := ParseRejection(x.Rejected); !ok {
+				v.fail(st.Pos, "write Name: message, or Name/CODE: message, like UserQuestionError/ASK_TIMED_OUT: too late", "rejected %q is not an error", x.Rejected)
+			}
+		}
+		if x.Event == "" {
+			v.fail(st.Pos, "name the delivery's event id, like e1", "an injected outcome needs event:")
+		}
 	case st.Net != nil:
 		v.client(st.Pos, st.Net.Client)
 		switch st.Net.Kind {
@@ -498,7 +518,7 @@ func (v *validator) user(p Pos, u *UserAction) {
 // (faults and network actions cannot).
 func Refusable(st *Step) bool {
 	switch {
-	case st.Model != nil, st.Service != nil:
+	case st.Model != nil, st.Service != nil, st.Inject != nil:
 		return true
 	case st.Host != nil:
 		return st.Host.Kind != HostCrash
@@ -510,6 +530,16 @@ func Refusable(st *Step) bool {
 		return true
 	}
 	return false
+}
+
+// ParseRejection reads "Name: message" or "Name/CODE: message".
+func ParseRejection(s string) (name, code, message string, ok bool) {
+	head, msg, found := strings.Cut(s, ": ")
+	if !found || head == "" || strings.ContainsAny(head, " ") {
+		return "", "", "", false
+	}
+	name, code, _ = strings.Cut(head, "/")
+	return name, code, msg, name != ""
 }
 
 // clientKinds are the expectations about one client's view.
