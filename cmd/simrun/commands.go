@@ -51,6 +51,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, harness.Summary{}.Line())
 		return 0
 	}
+	if *update {
+		for _, e := range entries {
+			if e.GoldenPath == "" {
+				fmt.Fprintln(stderr, "simrun:", harness.ErrNoSourceTree)
+				return 2
+			}
+		}
+	}
 	opts := harness.DefaultOptions()
 	opts.Seed = seed.v
 	var results []*harness.Result

@@ -167,3 +167,19 @@ func TestDefaultRunsTheEmbeddedLibrary(t *testing.T) {
 		t.Fatalf("%d\n%s", code, out)
 	}
 }
+
+func TestUpdateOutsideTheSourceTree(t *testing.T) {
+	wd, _ := os.Getwd()
+	defer os.Chdir(wd)
+	if err := os.Chdir(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run("--update")
+	if code != 2 || out != "" || !strings.Contains(errOut, "inside the repository") {
+		t.Fatalf("%d %q %q", code, out, errOut)
+	}
+	// Without --update the embedded library runs from anywhere.
+	if code, out, _ := run(); code != 0 || !strings.Contains(out, " passed, 0 failed") {
+		t.Fatalf("%d %q", code, out)
+	}
+}
