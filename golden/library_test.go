@@ -13,7 +13,7 @@ import (
 
 // TestLibraryGoldens runs every library scenario against its golden transcript (with
 // goldie: `go test ./golden -update` rewrites them, like `simrun run --update`), and
-// checks that its expectations and the oracle pass.
+// checks that its expectations and the oracle pass and that a second run gives the same bytes.
 func TestLibraryGoldens(t *testing.T) {
 	lib := scenarios.Library()
 	if len(lib) == 0 {
@@ -41,6 +41,10 @@ func TestLibraryGoldens(t *testing.T) {
 			}
 			for _, f := range r.Failures {
 				t.Error(f.String())
+			}
+			if again := harness.Run(e, harness.DefaultOptions()); string(again.Transcript) != string(r.Transcript) {
+				m := golden.Compare(r.Transcript, again.Transcript)
+				t.Fatalf("two runs of the scenario differ: %v", m)
 			}
 			g.Assert(t, name, r.Transcript)
 		})
