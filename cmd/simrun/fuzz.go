@@ -81,8 +81,12 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	term := isTerminal(stderr)
 	if !*asJSON {
 		c.OnFailure = func(f explore.Failure) {
+			if term {
+				fmt.Fprint(stderr, "\r\x1b[K") // the progress line gives way
+			}
 			fmt.Fprintf(stdout, "FAIL    seed %d: %s\n", f.Seed, f.Message)
 			switch {
 			case f.File != "":
@@ -93,7 +97,6 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	term := isTerminal(stderr)
 	if term {
 		c.OnProgress = func(p explore.Progress) {
 			fmt.Fprintf(stderr, "\r%d seeds  %.0f/s  %d failures  %s\x1b[K", p.SeedsRun, p.Rate(), p.Failures, p.Elapsed.Truncate(100*time.Millisecond))
