@@ -16,8 +16,9 @@ import (
 
 // Options say which host a scenario runs against.
 type Options struct {
-	// Mutant switches on a named bug of the reference host (host.Config.Mutant); "" is
-	// the correct engine.
+	// Mutant switches on a named bug of the reference engine (engine/mutant): the host
+	// (host.Config.Mutant) and every client (client.Config.Mutant) get it; "" is the
+	// correct engine.
 	Mutant string
 	// NewHost builds the host from the scenario's host configuration; nil builds the
 	// reference host (engine/host.New).
@@ -159,6 +160,7 @@ func (r *Runner) Run(s *scenarios.Scenario) (Outcome, Reached) {
 	}
 	clear(r.ports)
 	for _, c := range plan.Clients {
+		c.Mutant = r.opts.Mutant
 		r.ports[c.Name] = client.New(c)
 	}
 	err = r.sim.Run(&plan.Sim, h, r.ports, &r.tr)

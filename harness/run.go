@@ -49,7 +49,8 @@ type Options struct {
 	Seed uint64
 	// Oracle checks the trace; nil runs none (the transcript then has no verdict).
 	Oracle Oracle
-	// Mutant switches on a named bug of the reference host.
+	// Mutant switches on a named bug of the reference engine (engine/mutant): the host and
+	// every client get it, and each acts on its own side's mutants.
 	Mutant string
 }
 
@@ -166,6 +167,7 @@ func RunScenario(r *Result, s *scenarios.Scenario, opts Options) {
 	}
 	ports := make(map[string]wire.ClientPort, len(plan.Clients))
 	for _, c := range plan.Clients {
+		c.Mutant = opts.Mutant
 		ports[c.Name] = client.New(c)
 	}
 	tr, err := sim.Run(plan.Sim, h, ports)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 )
@@ -114,7 +115,9 @@ func (c *Client) plan(a wire.UserAction) (func(), error) {
 		}
 		return func() {
 			k.disp = dispWaiting
-			k.takeTime()
+			if !c.mutants.Has(mutant.TakeTimeIgnored) { // MUTANT take-time-ignored: the countdown keeps running
+				k.takeTime()
+			}
 			c.persist(k)
 		}, nil
 	case wire.ActHide, wire.ActClose:
@@ -280,12 +283,24 @@ func (c *Client) dismiss(k *card) {
 	case k.kind == kindReview:
 		c.remove(k)
 	case k.callID != "":
+		if c.mutants.Has(mutant.ClosedPanelReplies) {
+			c.send(k, dismissal(k)) // MUTANT closed-panel-replies: closing answers "skipped"
+		}
 		c.hide(k)
 	case k.waterfall != nil:
 		c.finish(k.waterfall, wire.Outcome{Kind: wire.OutcomeRejected, Error: wire.QuestionError(wire.AskCancelled, wire.MsgAskCancelled)})
 	default:
 		k.hint = msgUnavailable
 	}
+}
+
+// dismissal is MUTANT closed-panel-replies' manufactured reply: every question skipped.
+func dismissal(k *card) []wire.AnswerItem {
+	out := make([]wire.AnswerItem, len(k.questions))
+	for i, q := range k.questions {
+		out[i] = wire.AnswerItem{ID: q.ID, Selected: []string{}}
+	}
+	return out
 }
 
 // planPlanReview: the plan-review panel has exactly two buttons, Approve (submit, or

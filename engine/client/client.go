@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 )
@@ -23,14 +24,19 @@ type Config struct {
 	// Drafts is the draft store's content at the first page load (what localStorage
 	// already holds); entries that do not fit their card are dropped when read.
 	Drafts []wire.DraftState
+	// Mutant names a deliberate bug of the reference engine (engine/mutant); "" is the
+	// correct client. The client acts on client-side mutants only; a name the registry does
+	// not know is ignored here (host.New refuses it, and both get the same option).
+	Mutant string
 }
 
 // Client is one answer UI (a browser tab) and its user; it implements wire.ClientPort.
 type Client struct {
-	name string
-	tick int64
-	seed uint64
-	now  int64
+	name    string
+	tick    int64
+	seed    uint64
+	now     int64
+	mutants mutant.Set
 
 	// Durable across reloads: the draft store, the page-load count and the id counters
 	// (ids stay unique across reloads, so a late reply for an old page matches nothing).
@@ -82,6 +88,7 @@ type sessionView struct {
 // New returns a client at its first page load, not connected.
 func New(cfg Config) *Client {
 	c := &Client{name: cfg.Name, tick: cfg.TickMs, seed: cfg.Seed, drafts: newDraftStore(cfg.Drafts)}
+	c.mutants, _ = mutant.Parse(cfg.Mutant)
 	if c.name == "" {
 		c.name = "client"
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
@@ -245,7 +246,8 @@ func (c *Client) finish(d *delivery, out wire.Outcome) {
 		c.page.rpcs[rpc] = &rpcCall{kind: rpcResult, gen: d.gen}
 		c.emit(wire.SendResult{Gen: d.gen, RPCID: rpc, EventID: d.eventID, Outcome: out})
 	}
-	if handshake {
+	// MUTANT claim-released-on-local-return: the claim goes as soon as the outcome is sent.
+	if handshake || !d.aborted && c.mutants.Has(mutant.ClaimReleasedOnLocalReturn) {
 		c.release(d)
 	}
 	if k := d.card; k != nil {

@@ -3,7 +3,9 @@ package gateway
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
+	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
@@ -46,6 +48,16 @@ func (g *Gateway) Connect(client string) (gen int, err error) {
 	g.conns = append(g.conns, c)
 	g.send(c, wire.Ready{Gen: gen})
 	for _, p := range g.pending {
+		if g.mutants.Has(mutant.ReplayNewEventID) {
+			// MUTANT replay-new-event-id: the replay is sent under a freshly minted id.
+			g.lastEvent++
+			f := p.frame
+			f.EventID = "e" + strconv.Itoa(g.lastEvent)
+			p.deliveries = append(p.deliveries, c)
+			c.deliveries = append(c.deliveries, p)
+			g.send(c, f)
+			continue
+		}
 		p.deliver(c)
 	}
 	return gen, nil
@@ -67,13 +79,21 @@ func (g *Gateway) Disconnect(client string) error {
 
 func (g *Gateway) drop(c *conn) {
 	g.conns = remove(g.conns, c)
+	var passed []*pending // MUTANT disconnect-is-next
 	for _, p := range c.deliveries {
 		p.deliveries = remove(p.deliveries, c)
+		if g.mutants.Has(mutant.DisconnectIsNext) && len(p.deliveries) == 0 {
+			passed = append(passed, p)
+		}
 	}
 	clear(c.deliveries)
 	c.deliveries = c.deliveries[:0]
 	for _, s := range c.detachStreams(nil) {
 		s.sig.Abort(ErrConnectionLost)
+	}
+	for _, p := range passed {
+		// MUTANT disconnect-is-next: the last delivery lost to a disconnect settles next.
+		g.finish(p, nil, Settlement{Kind: wire.OutcomeNext, Client: c.name})
 	}
 }
 

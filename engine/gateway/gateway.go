@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
@@ -12,6 +13,9 @@ import (
 type Config struct {
 	// Emit receives every effect in order. Nil: effects are buffered for Drain.
 	Emit func(wire.Effect)
+	// Mutants switches on deliberate bugs (engine/mutant); the zero set is the correct
+	// gateway.
+	Mutants mutant.Set
 }
 
 // Gateway is one host's Remote transport. The zero value is not usable; call New.
@@ -27,12 +31,15 @@ type Gateway struct {
 
 	streams map[string]StreamHandler
 	calls   map[string]CallHandler
+
+	mutants mutant.Set
 }
 
 // New returns a gateway with no connection, no pending event and no handler.
 func New(cfg Config) *Gateway {
 	return &Gateway{
 		emitFn:  cfg.Emit,
+		mutants: cfg.Mutants,
 		lastGen: map[string]int{},
 		streams: map[string]StreamHandler{},
 		calls:   map[string]CallHandler{},

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/signal"
 	"github.com/twosettle/twosettle/engine/wire"
 )
@@ -160,7 +161,7 @@ func (g *Gateway) finish(p *pending, winner *conn, s Settlement) {
 	}
 	g.pending = slices.Delete(g.pending, i, i+1)
 	p.release()
-	if winner != nil {
+	if winner != nil && !g.mutants.Has(mutant.CancelToWinner) { // MUTANT cancel-to-winner: the winner is cancelled too
 		p.deliveries = remove(p.deliveries, winner)
 		winner.forget(p)
 	}

@@ -3,8 +3,10 @@ package host
 import (
 	"github.com/twosettle/twosettle/engine/agent"
 	"github.com/twosettle/twosettle/engine/gateway"
+	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/questions"
 	"github.com/twosettle/twosettle/engine/session"
+	"github.com/twosettle/twosettle/engine/signal"
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
@@ -100,8 +102,22 @@ func (h *Host) forward(r *questions.Request, next func(), settle func(questions.
 	})
 	if err != nil {
 		settle(questions.Outcome{Err: &wire.Error{Name: wire.TypeErrorName, Message: err.Error()}})
+		return
+	}
+	if h.mutants.Has(mutant.DeliveryIsClaim) && r.Wait != nil && r.Wait.Timed && len(h.gw.Clients()) > 0 {
+		// MUTANT delivery-is-claim: the delivery to a connected client holds a claim until
+		// the wait ends.
+		if w, ok := h.svc.Wait(r.Agent, r.Wait.CallID); ok {
+			w.Attach(h.now, signal.New(), deliveryClaim{})
+		}
 	}
 }
+
+// deliveryClaim is the claim sink of MUTANT delivery-is-claim: nothing travels on it.
+type deliveryClaim struct{}
+
+func (deliveryClaim) Frame(int64) {}
+func (deliveryClaim) End()        {}
 
 // wireError is a rejection as the service sees it: a client's *wire.Error unchanged, an
 // abort reason that is one (a wait's ASK_TIMED_OUT) too, anything else a plain Error.

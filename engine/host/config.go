@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/twosettle/twosettle/engine/agent"
+	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/questions"
 )
 
@@ -19,8 +20,9 @@ type Config struct {
 	// 200 ms; -1 is write-through (every event durable as it is appended); other negative
 	// values are invalid.
 	WriteWindowMs int64
-	// Mutant names a deliberate bug, switched on only by this option (the mutants issue).
-	// "" is the correct engine; no mutant is defined yet, so any other value is refused.
+	// Mutant names a deliberate bug of the reference engine (engine/mutant), switched on
+	// only by this option; "" is the correct engine. The host acts on host-side mutants and
+	// accepts client-side names (the clients act on those); an unknown name is refused.
 	Mutant string
 }
 
@@ -44,12 +46,18 @@ func (c Config) validate() error {
 	if err := questions.CheckToolConfig(c.toolConfig()); err != nil {
 		return fmt.Errorf("host: ask_user_question: %w", err)
 	}
-	if c.Mutant != "" {
-		return errors.New("host: unknown mutant " + c.Mutant + " (no mutant is defined)")
+	if _, err := mutant.Parse(c.Mutant); err != nil {
+		return errors.New("host: " + err.Error())
 	}
 	return nil
 }
 
+// mutants is the set Mutant names (validate has checked it).
+func (c Config) mutants() mutant.Set {
+	s, _ := mutant.Parse(c.Mutant)
+	return s
+}
+
 func (c Config) toolConfig() questions.ToolConfig {
-	return questions.ToolConfig{Mode: c.ToolMode, Timeout: c.DefaultTimeoutSec}
+	return questions.ToolConfig{Mode: c.ToolMode, Timeout: c.DefaultTimeoutSec, Mutants: c.mutants()}
 }

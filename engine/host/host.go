@@ -7,6 +7,7 @@ import (
 
 	"github.com/twosettle/twosettle/engine/agent"
 	"github.com/twosettle/twosettle/engine/gateway"
+	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/questions"
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/signal"
@@ -23,6 +24,11 @@ type Host struct {
 	svc   *questions.Service
 	tool  *questions.Tool
 	tools string // the default request/header tools
+
+	mutants mutant.Set // the deliberate bugs switched on (none in the correct engine)
+	// expired are the Sessions whose waits expired unattended in the current firing
+	// (MUTANT expiry-aborts-turn only).
+	expired []string
 
 	proj map[string]*questions.Projection // by Session id
 	ids  []string                         // every Session id, sorted (kept by onLoaded)
@@ -62,8 +68,8 @@ func New(cfg Config) (*Host, error) {
 		return nil, err
 	}
 	window, _ := cfg.window()
-	h := &Host{cfg: cfg, proj: map[string]*questions.Projection{}, memo: defaultMemo}
-	h.gw = gateway.New(gateway.Config{Emit: h.emit})
+	h := &Host{cfg: cfg, mutants: cfg.mutants(), proj: map[string]*questions.Projection{}, memo: defaultMemo}
+	h.gw = gateway.New(gateway.Config{Emit: h.emit, Mutants: h.mutants})
 	h.rt = agent.New(agent.Config{WriteWindow: window, Emit: h.emit, Runner: agent.RunnerFunc(h.runTool)})
 	h.rt.Subscribe(agent.Hooks{
 		Loaded:    h.onLoaded,
@@ -99,8 +105,12 @@ func (h *Host) newService() error {
 		Note: func(n wire.WaitNote) {
 			if epoch == h.epoch {
 				h.emit(n)
+				if n.Kind == wire.WaitExpired && h.mutants.Has(mutant.ExpiryAbortsTurn) {
+					h.expired = append(h.expired, n.Session) // MUTANT expiry-aborts-turn
+				}
 			}
 		},
+		Mutants: h.mutants,
 	})
 	tool, err := questions.NewTool(h.cfg.toolConfig(), h.svc)
 	if err != nil {
@@ -169,6 +179,13 @@ func (h *Host) advance(now int64) error {
 		h.svc.Advance(h.now)
 		h.rt.Fire(h.now)
 		h.svc.Fire(h.now)
+		for len(h.expired) > 0 {
+			// MUTANT expiry-aborts-turn: the expiry cancels the calling turn too.
+			id := h.expired[0]
+			h.expired = h.expired[1:]
+			_ = h.rt.CancelTurn(id, true)
+			h.releaseContexts()
+		}
 	}
 	if now > h.now {
 		h.now = now
@@ -230,6 +247,7 @@ func (h *Host) onLoaded(id string, log *session.Log) {
 		h.ids = slices.Insert(h.ids, i, id)
 	}
 	p := questions.NewProjectionMemo(log.Inherited(), &h.memo)
+	p.SetMutants(h.mutants)
 	for _, e := range log.Events() {
 		p.Apply(e)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/twosettle/twosettle/engine/agent"
 	"github.com/twosettle/twosettle/engine/gateway"
+	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/questions"
 	"github.com/twosettle/twosettle/engine/wire"
 )
@@ -60,6 +61,9 @@ func (h *Host) rpcAnswer(_ gateway.Caller, raw json.RawMessage) (json.RawMessage
 	}
 	if !ok {
 		return valueFalse, nil
+	}
+	if h.mutants.Has(mutant.AckBeforeFlush) {
+		return valueTrue, nil // MUTANT ack-before-flush: true while the reply is only in memory
 	}
 	if err := h.rt.Flush(sid); err != nil {
 		return nil, err

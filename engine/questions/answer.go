@@ -3,6 +3,7 @@ package questions
 import (
 	"encoding/json"
 
+	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 )
@@ -34,14 +35,17 @@ func (s *Service) Answer(now int64, a Agent, callID string, answer json.RawMessa
 		return false, e
 	}
 	row, ok := s.rt.Questions(a).Row(callID)
-	if !ok || row.State != wire.StateContinued {
+	// MUTANT late-answer-open-call: an open call is answerable too.
+	openToo := s.mutants.Has(mutant.LateAnswerOpenCall) && ok && row.State == wire.StateOpen
+	if !ok || row.State != wire.StateContinued && !openToo {
 		return false, nil
 	}
 	sid := a.ID()
-	if s.reservation(sid, callID) != nil || s.inboxHasReply(a, callID) {
+	// MUTANT no-reservation: no check for a reply already awaiting admission.
+	if !s.mutants.Has(mutant.NoReservation) && (s.reservation(sid, callID) != nil || s.inboxHasReply(a, callID)) {
 		return false, errReplyQueued(callID)
 	}
-	answers, ok := checkBatch(answer, row.Questions)
+	answers, ok := checkBatch(answer, row.Questions, s.mutants.Has(mutant.LaxAnswerValidation))
 	if !ok {
 		return false, errBadAnswer(callID, len(row.Questions))
 	}
@@ -72,13 +76,16 @@ func (s *Service) inboxHasReply(a Agent, callID string) bool {
 
 // checkBatch checks that the batch's answers name each question id exactly once and
 // returns the answers array as received. Anything that is not an object with an answers
-// array fails the same way.
-func checkBatch(raw json.RawMessage, qs []wire.Question) (value, bool) {
+// array fails the same way. lax is the lax-answer-validation mutant.
+func checkBatch(raw json.RawMessage, qs []wire.Question, lax bool) (value, bool) {
 	v, ok := parseJSON(string(raw))
 	if !ok {
 		return value{}, false
 	}
 	as, ok := v.get("answers")
+	if lax && ok && as.kind == kArr {
+		return as, laxBatch(as, qs)
+	}
 	if !ok || as.kind != kArr || len(as.arr) != len(qs) {
 		return value{}, false
 	}
@@ -96,6 +103,27 @@ func checkBatch(raw json.RawMessage, qs []wire.Question) (value, bool) {
 		}
 	}
 	return as, true
+}
+
+// laxBatch is MUTANT lax-answer-validation: every id named must be a question of the
+// call, once; a question the batch leaves out goes unnoticed.
+func laxBatch(as value, qs []wire.Question) bool {
+	seen := map[string]bool{}
+	for _, item := range as.arr {
+		id, ok := item.get("id")
+		if !ok || id.kind != kStr || seen[id.s] {
+			return false
+		}
+		seen[id.s] = true
+		known := false
+		for _, q := range qs {
+			known = known || q.ID == id.s
+		}
+		if !known {
+			return false
+		}
+	}
+	return true
 }
 
 // replyText is the late reply's text: compact JSON with keys kind, tool, callId,

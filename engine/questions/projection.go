@@ -1,6 +1,7 @@
 package questions
 
 import (
+	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 )
@@ -15,6 +16,7 @@ type Projection struct {
 	timed     bool
 	view      wire.QuestionsView
 	memo      *Memo
+	mutants   mutant.Set
 }
 
 // emptyView is the view of a fresh projection. Its slices have no capacity, so every
@@ -32,6 +34,10 @@ func NewProjectionMemo(inherited int, memo *Memo) *Projection {
 	}
 	return &Projection{inherited: inherited, view: emptyView, memo: memo}
 }
+
+// SetMutants switches on deliberate bugs (engine/mutant) before any event is applied; the
+// zero set is the correct projection. The oracle's reference projection never has any.
+func (p *Projection) SetMutants(s mutant.Set) { p.mutants = s }
 
 // Fold replays events from scratch (PROJ-12): the view a fresh projection has after
 // applying every event in order.
@@ -59,7 +65,8 @@ func (p *Projection) Apply(e session.Event) bool {
 		p.timed = p.memo.Timed(d.Tools) // PROJ-2: the latest header wins
 		return false
 	case session.ToolCall:
-		if !p.timed || d.Name != ToolName {
+		// MUTANT legacy-tracked: the call is tracked whatever the latest header says.
+		if !p.timed && !p.mutants.Has(mutant.LegacyTracked) || d.Name != ToolName {
 			return false // PROJ-2: legacy calls are never tracked
 		}
 		args, ok := p.memo.parse(d.Arguments)
@@ -106,8 +113,30 @@ func (p *Projection) Apply(e session.Event) bool {
 		p.settle(i, answers)
 		return true
 	}
+	if d, ok := e.Data.(session.InboxSpliced); ok && p.mutants.Has(mutant.SettleOnSplice) {
+		return p.settleOnSplice(d) // MUTANT settle-on-splice
+	}
 	// agent/inbox/spliced (PROJ-9) and every other event leave the view as it is.
 	return false
+}
+
+// settleOnSplice is MUTANT settle-on-splice: a queued reply settles its call at once.
+func (p *Projection) settleOnSplice(d session.InboxSpliced) bool {
+	changed := false
+	for _, m := range d.Inserted {
+		if m.Source.Kind != session.SourceUserQuestionReply {
+			continue
+		}
+		if i := p.find(m.Source.CallID); i >= 0 {
+			answers, ok := readBatch(m.Text)
+			if !ok {
+				answers = []wire.AnswerItem{}
+			}
+			p.settle(i, answers)
+			changed = true
+		}
+	}
+	return changed
 }
 
 func (p *Projection) toolResult(d session.ToolResult) bool {
@@ -115,7 +144,9 @@ func (p *Projection) toolResult(d session.ToolResult) bool {
 	if i < 0 {
 		return false
 	}
-	if (!d.NoText && isPendingText(d.Text)) || d.Err.Code == session.ToolOutcomeUnknown {
+	// MUTANT unknown-outcome-drops-question: TOOL_OUTCOME_UNKNOWN removes the question.
+	unknown := d.Err.Code == session.ToolOutcomeUnknown && !p.mutants.Has(mutant.UnknownOutcomeDropsQuestion)
+	if (!d.NoText && isPendingText(d.Text)) || unknown {
 		if p.view.Active[i].State == wire.StateContinued {
 			return false
 		}

@@ -3,6 +3,7 @@ package questions
 import (
 	"sort"
 
+	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 )
@@ -66,6 +67,9 @@ func (s *Service) OnClaimed(sessionID string, m session.Message, turn int) {
 func (s *Service) OnDiscarded(sessionID string, m session.Message) {
 	if m.Source.Kind != session.SourceUserQuestionReply {
 		return
+	}
+	if s.mutants.Has(mutant.DiscardKeepsReservation) {
+		return // MUTANT discard-keeps-reservation: the discarded reply keeps its reservation
 	}
 	s.releaseIf(sessionID, m.Source.CallID, m.ID)
 }

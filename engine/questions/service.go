@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"sort"
 
+	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/signal"
 	"github.com/twosettle/twosettle/engine/wire"
@@ -41,6 +42,9 @@ type Config struct {
 	Listeners []Listener
 	// Note receives the notes of every wait (nil: none).
 	Note func(wire.WaitNote)
+	// Mutants switches on deliberate bugs (engine/mutant); the zero set is the correct
+	// service.
+	Mutants mutant.Set
 }
 
 // Result is how an ask completes: with the waterfall's value (Answer; nil when it settled
@@ -73,6 +77,7 @@ type Service struct {
 	listeners []Listener
 	note      func(wire.WaitNote)
 	now       int64
+	mutants   mutant.Set
 
 	waits    map[waitKey]*waitEntry
 	order    []*waitEntry // live waits in creation order
@@ -94,7 +99,7 @@ type waitEntry struct {
 // New returns a service.
 func New(c Config) *Service {
 	return &Service{
-		rt: c.Runtime, listeners: c.Listeners, note: c.Note,
+		rt: c.Runtime, listeners: c.Listeners, note: c.Note, mutants: c.Mutants,
 		waits: map[waitKey]*waitEntry{}, reserved: map[string]map[string]*reservation{},
 	}
 }
@@ -206,6 +211,7 @@ func (s *Service) AskTimed(now int64, r Request, callID string, timeoutMs float6
 	}
 	w := NewWait(now, int64(timeoutMs), WaitConfig{
 		Session: r.Agent.ID(), CallID: callID, Parent: r.Signal, Note: s.note, Clock: s.clock,
+		Mutants: s.mutants,
 	})
 	s.waitSeq++
 	entry := &waitEntry{key: key, wait: w, seq: s.waitSeq}
@@ -235,6 +241,12 @@ func (s *Service) AskTimed(now int64, r Request, callID string, timeoutMs float6
 	inner := r
 	inner.Signal = w.Signal()
 	inner.Wait = &wire.Wait{CallID: callID, Timed: true}
+	if s.mutants.Has(mutant.WaterfallAfterPending) {
+		// MUTANT waterfall-after-pending: the request lives with the turn's signal, and the
+		// wait's end alone completes the ask (pending at expiry): the waterfall outlives it.
+		inner.Signal = r.Signal
+		w.OnDone(func() { outer(errorOf(w.Signal().Reason())) })
+	}
 	s.Ask(now, inner, func(res Result) {
 		switch {
 		case res.Err == nil:
@@ -242,6 +254,9 @@ func (s *Service) AskTimed(now int64, r Request, callID string, timeoutMs float6
 		case w.Signal().IsAborted():
 			outer(errorOf(w.Signal().Reason()))
 		case res.Err.HasCode(wire.NoProvider):
+			if s.mutants.Has(mutant.NoProviderHangs) {
+				return // MUTANT no-provider-hangs: NO_PROVIDER is swallowed, the ask never completes
+			}
 			w.OnDone(func() { outer(errorOf(w.Signal().Reason())) })
 		default:
 			outer(res.Err)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 
+	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/signal"
 	"github.com/twosettle/twosettle/engine/wire"
@@ -32,6 +33,9 @@ const PendingMessage = "No answer batch arrived before the timeout. This is pend
 type ToolConfig struct {
 	Mode    string
 	Timeout int
+	// Mutants switches on deliberate bugs (engine/mutant); the zero set is the correct tool.
+	// It changes no schema.
+	Mutants mutant.Set
 }
 
 // Tool is tool-ask-user: the model-facing ask_user_question (spec §2). It owns the schema,
@@ -42,6 +46,8 @@ type Tool struct {
 	timed  bool
 	def    int
 	schema []byte
+	// mutants are the deliberate bugs switched on (none in the correct engine).
+	mutants mutant.Set
 }
 
 // The two schemas of the default configurations, built once (they are never written).
@@ -70,7 +76,7 @@ func NewTool(c ToolConfig, svc *Service) (*Tool, error) {
 	if err := CheckToolConfig(c); err != nil {
 		return nil, err
 	}
-	t := &Tool{svc: svc, schema: legacyDefinition}
+	t := &Tool{svc: svc, schema: legacyDefinition, mutants: c.Mutants}
 	if c.Mode == ModeTimed {
 		t.timed, t.def, t.schema = true, c.Timeout, timedDefinition
 		if t.def == 0 {
@@ -171,7 +177,12 @@ func (t *Tool) Execute(now int64, c Call, done func(ToolResult)) {
 	}
 	t.svc.AskTimed(now, req, c.CallID, math.Round(timeout*1000), func(r Result) {
 		if r.Err == nil && r.Pending {
-			done(ToolResult{Text: string(PendingText(c.CallID))})
+			text := PendingText(c.CallID)
+			if t.mutants.Has(mutant.PendingEmptyBatch) {
+				// MUTANT pending-empty-batch: pending also carries an empty (skipped) batch.
+				text = append(text[:len(text)-1], `,"answers":[]}`...)
+			}
+			done(ToolResult{Text: string(text)})
 			return
 		}
 		done(answerResult(r))

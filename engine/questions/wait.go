@@ -1,6 +1,7 @@
 package questions
 
 import (
+	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/signal"
 	"github.com/twosettle/twosettle/engine/wire"
 )
@@ -30,6 +31,8 @@ type Wait struct {
 	note            func(wire.WaitNote)
 	clock           func() int64
 	last            int64
+	timeoutMs       int64
+	mutants         mutant.Set
 }
 
 // WaitConfig configures a Wait.
@@ -46,6 +49,8 @@ type WaitConfig struct {
 	// Clock is the current time for releases triggered by a signal; nil uses the latest
 	// time passed to a method.
 	Clock func() int64
+	// Mutants switches on deliberate bugs (engine/mutant); the zero set is the correct wait.
+	Mutants mutant.Set
 }
 
 // NewWait creates a wait at now with deadline now+timeoutMs (WAIT-1). A parent that has
@@ -54,7 +59,7 @@ func NewWait(now, timeoutMs int64, c WaitConfig) *Wait {
 	w := &Wait{
 		session: c.Session, callID: c.CallID, deadline: now + timeoutMs, timeout: c.Timeout,
 		parent: c.Parent, sig: signal.New(), note: c.Note, clock: c.Clock, last: now,
-		unsubParent: func() {},
+		unsubParent: func() {}, timeoutMs: timeoutMs, mutants: c.Mutants,
 	}
 	if w.timeout == nil {
 		w.timeout = errAskTimedOut()
@@ -174,10 +179,15 @@ func (w *Wait) Attach(now int64, client *signal.Signal, sink ClaimSink) *Claim {
 	}
 	c := &Claim{w: w, sink: sink}
 	w.claims = append(w.claims, c)
-	w.armed = false
+	if !w.mutants.Has(mutant.UnconditionalDeadline) { // MUTANT unconditional-deadline: a claim leaves the timer armed
+		w.armed = false
+	}
 	remaining := w.deadline - now
 	if remaining < 0 {
 		remaining = 0
+	}
+	if w.mutants.Has(mutant.ClaimFrameFullTimeout) {
+		remaining = w.timeoutMs // MUTANT claim-frame-full-timeout: the whole timeout, not deadline − now
 	}
 	w.emit(wire.WaitNote{Kind: wire.WaitClaimed, Remaining: remaining, Claims: len(w.claims)})
 	c.unsub = client.OnAbort(func(error) { c.Release(w.now()) })
@@ -193,6 +203,12 @@ func (c *Claim) Release(now int64) {
 	}
 	c.w.tick(now)
 	c.release()
+	if !c.w.closed && c.w.mutants.Has(mutant.ReleaseRestartsTimeout) && len(c.w.claims) == 0 {
+		// MUTANT release-restarts-timeout: the last release re-arms the full timeout from now.
+		c.w.armed, c.w.timerAt = true, now+c.w.timeoutMs
+		c.w.emit(wire.WaitNote{Kind: wire.WaitArmed, At: c.w.timerAt})
+		return
+	}
 	if !c.w.closed {
 		c.w.schedule(now)
 	}
@@ -223,7 +239,7 @@ func (c *Claim) release() {
 // schedule arms the timer when the wait is open and unclaimed: due at the deadline, or at
 // now when the deadline has passed (the deadline itself never moves, WAIT-1).
 func (w *Wait) schedule(now int64) {
-	if w.closed || len(w.claims) > 0 {
+	if w.closed || len(w.claims) > 0 && !w.mutants.Has(mutant.UnconditionalDeadline) { // MUTANT unconditional-deadline: armed whatever the claims
 		w.armed = false
 		return
 	}

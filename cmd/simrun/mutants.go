@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/twosettle/twosettle/mutants"
+)
+
+func init() {
+	commands["mutants"] = command{"run every named engine bug against the library and a fuzz budget; print the kill matrix", mutantsMain}
+}
+
+// mutantsMain is `simrun mutants [--json] [--seeds N] [--budget D] [--workers W]
+// [--start S] [--only NAME,...] [--no-library]`: the kill matrix of package mutants.
+// Exit 0 when every mutant is killed by the oracle, 1 otherwise, 2 on bad usage.
+func mutantsMain(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("simrun mutants", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print one JSON object {\"mutants\": [...]}")
+	seeds := fs.Uint64("seeds", mutants.DefaultSeeds, "fuzz budget: seeds per mutant")
+	start := fs.Uint64("start", 1, "the first seed")
+	budget := fs.Duration("budget", mutants.DefaultBudget, "fuzz budget: wall time per mutant (0: no limit)")
+	workers := fs.Int("workers", 0, "mutants run in parallel (0: every core)")
+	only := fs.String("only", "", "comma-separated mutant names (default: all)")
+	noLib := fs.Bool("no-library", false, "skip the scenario library (fuzzing only)")
+	rest, ok := parse(fs, args, stderr)
+	if !ok {
+		return 2
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(stderr, "simrun mutants: unexpected argument %q\n", rest[0])
+		return 2
+	}
+	if *seeds == 0 || *start == 0 || *budget < 0 || *workers < 0 {
+		fmt.Fprintln(stderr, "simrun mutants: --seeds and --start must be positive, --budget and --workers not negative")
+		return 2
+	}
+	opts := mutants.Options{Start: *start, Seeds: *seeds, Budget: *budget, Workers: *workers, NoLibrary: *noLib}
+	if *budget == 0 {
+		opts.Budget = -1
+	}
+	if *only != "" {
+		opts.Only = strings.Split(*only, ",")
+	}
+	if _, err := mutants.Select(opts.Only); err != nil {
+		fmt.Fprintln(stderr, "simrun mutants:", err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	m, err := mutants.Run(ctx, opts)
+	if err != nil {
+		fmt.Fprintln(stderr, "simrun mutants:", err)
+		return 2
+	}
+	if *asJSON {
+		stdout.Write(m.JSON())
+	} else {
+		io.WriteString(stdout, m.Text())
+		for _, r := range m.Rows {
+			if r.Verdict == mutants.KilledByOracle {
+				continue
+			}
+			fmt.Fprintf(stdout, "NOT KILLED %s: %s\n", r.Name, r.Doc)
+		}
+	}
+	if !m.AllKilled() {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,289 @@
+package mutant
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// ID is one mutant. The zero ID is no mutant.
+type ID uint8
+
+// The mutants. Host side first, then client side; the order is the report's order.
+const (
+	_ ID = iota
+	WaterfallAfterPending
+	UnconditionalDeadline
+	ReleaseRestartsTimeout
+	DeliveryIsClaim
+	ClaimFrameFullTimeout
+	PendingEmptyBatch
+	ExpiryAbortsTurn
+	NoProviderHangs
+	SettleOnSplice
+	UnknownOutcomeDropsQuestion
+	LegacyTracked
+	NoReservation
+	LateAnswerOpenCall
+	LaxAnswerValidation
+	DiscardKeepsReservation
+	AckBeforeFlush
+	DisconnectIsNext
+	ReplayNewEventID
+	CancelToWinner
+	ClaimReleasedOnLocalReturn
+	ClosedPanelReplies
+	TakeTimeIgnored
+	numIDs
+)
+
+// Sides.
+const (
+	Host   = "host"
+	Client = "client"
+)
+
+// Info describes one mutant.
+type Info struct {
+	ID     ID
+	Name   string
+	Side   string   // Host or Client
+	Breaks []string // requirement ids the bug breaks
+	Doc    string   // what the bug does, in one line
+	Source string   // where the idea comes from
+}
+
+var table = [numIDs]Info{
+	WaterfallAfterPending: {
+		Name: "waterfall-after-pending", Side: Host, Breaks: []string{"GW-1", "ASK-8", "ASK-11"},
+		Doc: "askTimed forwards the request with the turn's signal and returns pending from the wait's expiry alone, " +
+			"so the waterfall stays alive (delivered, replayed, answerable) after the tool result was pending",
+		Source: "the decision's rejected alternative \"Keep the waterfall alive after returning pending\"",
+	},
+	UnconditionalDeadline: {
+		Name: "unconditional-deadline", Side: Host, Breaks: []string{"WAIT-2"},
+		Doc: "the host's timer stays armed while a client holds a claim: the wait expires at its deadline whatever the " +
+			"clients are doing (editing, Take time)",
+		Source: "the decision's rejected alternative \"Unconditional Host deadline\"",
+	},
+	ReleaseRestartsTimeout: {
+		Name: "release-restarts-timeout", Side: Host, Breaks: []string{"WAIT-1", "WAIT-5"},
+		Doc: "losing the last claim re-arms the timer with the full timeout from now instead of the original deadline",
+		Source: "leases and idle timers that reset their TTL on every release (setTimeout(expire, timeoutMs) re-run on the " +
+			"last release)",
+	},
+	DeliveryIsClaim: {
+		Name: "delivery-is-claim", Side: Host, Breaks: []string{"WAIT-3"},
+		Doc: "forwarding a timed request to a connected client counts as a claim: the timer is disarmed until the wait " +
+			"ends, although no client pulled the claim stream's frame",
+		Source: "the decision: \"Delivery to a transport queue is not a claim\"; queues that start a visibility lease on " +
+			"delivery rather than on pickup",
+	},
+	ClaimFrameFullTimeout: {
+		Name: "claim-frame-full-timeout", Side: Host, Breaks: []string{"WAIT-4", "WAIT-1"},
+		Doc: "the claim frame's remainingMs is the wait's whole timeout, not deadline − now, so every claim (a reload, a " +
+			"second tab) starts a fresh countdown",
+		Source: "countdowns that send the configured duration instead of the time left (the decision: \"one " +
+			"Host-computed remainingMs frame\")",
+	},
+	PendingEmptyBatch: {
+		Name: "pending-empty-batch", Side: Host, Breaks: []string{"TOOL-7"},
+		Doc: "the pending tool result also carries an empty answer batch, \"answers\":[], which reads as a skipped answer",
+		Source: "the decision: \"A pending result is neither a skipped answer nor permission\"; tools that report a timeout " +
+			"as an empty selection",
+	},
+	ExpiryAbortsTurn: {
+		Name: "expiry-aborts-turn", Side: Host, Breaks: []string{"WAIT-8"},
+		Doc: "an unattended expiry cancels the calling turn as well as the wait's private signal",
+		Source: "timeouts wired to the caller's cancellation (a shared AbortController or context) instead of a private " +
+			"signal; the decision: \"Unattended Host expiry aborts only the private wait signal\"",
+	},
+	NoProviderHangs: {
+		Name: "no-provider-hangs", Side: Host, Breaks: []string{"ASK-10", "ASK-11"},
+		Doc: "NO_PROVIDER under askTimed is swallowed without holding on the wait: the ask never completes, not even at " +
+			"the deadline",
+		Source: "the decision: \"NO_PROVIDER waits on the same bounded wait lifetime, not a permanently unresolved " +
+			"promise\"",
+	},
+	SettleOnSplice: {
+		Name: "settle-on-splice", Side: Host, Breaks: []string{"PROJ-9", "PROJ-8"},
+		Doc: "the projection settles a question when its reply is queued (the inbox splice), before any step admits it",
+		Source: "the decision's rejected alternative of a dedicated late-reply event (queuing recorded as the answer); " +
+			"peer spec §8.1 (the splice is not a projection input)",
+	},
+	UnknownOutcomeDropsQuestion: {
+		Name: "unknown-outcome-drops-question", Side: Host, Breaks: []string{"PROJ-4", "AGENT-3"},
+		Doc: "a tool/result failed with TOOL_OUTCOME_UNKNOWN (restart repair) removes the question instead of making it " +
+			"continued, so it can no longer be answered",
+		Source: "crash repair that treats an interrupted call like any other failure (the decision: \"continued for " +
+			"pending or TOOL_OUTCOME_UNKNOWN\")",
+	},
+	LegacyTracked: {
+		Name: "legacy-tracked", Side: Host, Breaks: []string{"PROJ-2", "TOOL-1"},
+		Doc:    "the projection tracks every ask_user_question call, whatever the latest request/header says",
+		Source: "the decision: \"legacy calls are not tracked\"; recognising the tool by name instead of by its timed schema",
+	},
+	NoReservation: {
+		Name: "no-reservation", Side: Host, Breaks: []string{"LATE-2", "LATE-6"},
+		Doc: "answer() does not check for a reply already awaiting admission: a second late reply is accepted while the " +
+			"first is queued",
+		Source: "the double-submit race of forms without an idempotency key; the decision's per-Session reservation",
+	},
+	LateAnswerOpenCall: {
+		Name: "late-answer-open-call", Side: Host, Breaks: []string{"LATE-1"},
+		Doc: "answer() accepts a late reply for a call that is still open (its foreground wait is running), opening a " +
+			"second answer path beside the waterfall",
+		Source: "the decision: \"A continued question accepts answer\"; the rejected alternative's two competing answer " +
+			"paths",
+	},
+	LaxAnswerValidation: {
+		Name: "lax-answer-validation", Side: Host, Breaks: []string{"LATE-3"},
+		Doc: "answer() checks only that every id it names is a question of the call, so a batch missing a question is " +
+			"accepted",
+		Source: "validation that checks membership but not coverage (the decision: \"BAD_ANSWER unless the batch names each " +
+			"question exactly once\")",
+	},
+	DiscardKeepsReservation: {
+		Name: "discard-keeps-reservation", Side: Host, Breaks: []string{"LATE-7", "CARD-9"},
+		Doc: "discarding a queued reply removes it from the inbox but keeps its reservation, so the question answers " +
+			"REPLY_QUEUED forever",
+		Source: "a lock released on success only (the decision: \"discard ... releases the reservation for another " +
+			"answer\")",
+	},
+	AckBeforeFlush: {
+		Name: "ack-before-flush", Side: Host, Breaks: []string{"AGENT-6", "LATE-4"},
+		Doc: "the late-answer RPC reports true before the reply is persisted: a crash inside the write-behind window loses " +
+			"an accepted reply",
+		Source: "the peer's shipped behaviour (peer-runtime Q11: answer() acknowledges a steer batched for ~200 ms)",
+	},
+	DisconnectIsNext: {
+		Name: "disconnect-is-next", Side: Host, Breaks: []string{"GW-6"},
+		Doc: "a client that disconnects counts as having passed: when the last delivery goes, the request settles next " +
+			"(NO_PROVIDER) instead of waiting for a reconnect",
+		Source: "transports that treat a dropped consumer as a nack (the decision's GW-6: \"A disconnect is not a next()\")",
+	},
+	ReplayNewEventID: {
+		Name: "replay-new-event-id", Side: Host, Breaks: []string{"GW-5"},
+		Doc: "a pending request replayed to a (re)connecting client gets a freshly minted event id, so that client's " +
+			"outcome names an event the gateway does not know",
+		Source: "at-least-once redelivery that re-mints message ids (consumers then cannot deduplicate or ack)",
+	},
+	CancelToWinner: {
+		Name: "cancel-to-winner", Side: Host, Breaks: []string{"GW-1"},
+		Doc:    "when a request settles, the cancel goes to every client that held it, the winner included",
+		Source: "broadcast cancellation that forgets to exclude the settling consumer",
+	},
+	ClaimReleasedOnLocalReturn: {
+		Name: "claim-released-on-local-return", Side: Client, Breaks: []string{"CLAIM-2"},
+		Doc: "the client cancels its claim stream as soon as it sends its answer, before the host has the outcome, so an " +
+			"overdue host timer can beat the answer",
+		Source: "the decision: \"Returning an answer locally is not delivery: releasing the claim then could let an overdue " +
+			"Host timer beat that answer\"",
+	},
+	ClosedPanelReplies: {
+		Name: "closed-panel-replies", Side: Client, Breaks: []string{"AGENT-5", "CARD-11"},
+		Doc: "closing a keyed question panel sends a dismissal: every question skipped, through the waterfall or the " +
+			"late-answer RPC",
+		Source: "the decision's rejected alternative \"a manufactured dismissal message on panel close\"",
+	},
+	TakeTimeIgnored: {
+		Name: "take-time-ignored", Side: Client, Breaks: []string{"CD-4", "CD-6"},
+		Doc: "Take time records its disposition but does not freeze the local countdown, which still expires the card",
+		Source: "a UI flag saved but never consulted by the timer (the decision: \"First edit or Take time freezes the " +
+			"countdown\")",
+	},
+}
+
+// All lists every mutant in report order.
+func All() []Info {
+	out := make([]Info, 0, numIDs-1)
+	for id := ID(1); id < numIDs; id++ {
+		in := table[id]
+		in.ID = id
+		in.Breaks = append([]string(nil), in.Breaks...)
+		out = append(out, in)
+	}
+	return out
+}
+
+// Lookup returns the mutant called name.
+func Lookup(name string) (Info, bool) {
+	for id := ID(1); id < numIDs; id++ {
+		if table[id].Name == name {
+			in := table[id]
+			in.ID = id
+			in.Breaks = append([]string(nil), in.Breaks...)
+			return in, true
+		}
+	}
+	return Info{}, false
+}
+
+// String is the mutant's name ("" for none, "mutant(N)" for an id out of range).
+func (id ID) String() string {
+	if id == 0 {
+		return ""
+	}
+	if id >= numIDs {
+		return "mutant(" + strconv.Itoa(int(id)) + ")"
+	}
+	return table[id].Name
+}
+
+// Set is a set of mutants. The zero Set is the correct engine.
+type Set uint64
+
+// Of is the set of ids.
+func Of(ids ...ID) Set {
+	var s Set
+	for _, id := range ids {
+		if id > 0 && id < numIDs {
+			s |= 1 << id
+		}
+	}
+	return s
+}
+
+// Has reports whether id is switched on.
+func (s Set) Has(id ID) bool { return s&(1<<id) != 0 }
+
+// Empty reports whether no mutant is on.
+func (s Set) Empty() bool { return s == 0 }
+
+// String is the names, comma-separated, in report order ("" for none).
+func (s Set) String() string {
+	var names []string
+	for id := ID(1); id < numIDs; id++ {
+		if s.Has(id) {
+			names = append(names, table[id].Name)
+		}
+	}
+	return strings.Join(names, ",")
+}
+
+// Parse reads an option: "" is the correct engine, otherwise a mutant name or a
+// comma-separated list of names. An unknown name is an error that lists the known ones.
+func Parse(option string) (Set, error) {
+	var s Set
+	if strings.TrimSpace(option) == "" {
+		return 0, nil
+	}
+	for _, name := range strings.Split(option, ",") {
+		name = strings.TrimSpace(name)
+		in, ok := Lookup(name)
+		if !ok {
+			return 0, errors.New("unknown mutant " + strconv.Quote(name) + " (known: " + Names() + ")")
+		}
+		s |= 1 << in.ID
+	}
+	return s, nil
+}
+
+// Names is every mutant's name, comma-separated, in report order.
+func Names() string {
+	names := make([]string, 0, numIDs-1)
+	for id := ID(1); id < numIDs; id++ {
+		names = append(names, table[id].Name)
+	}
+	return strings.Join(names, ", ")
+}
