@@ -325,13 +325,14 @@ func (c *Client) planPlanReview(a wire.UserAction, k *card) (func(), error) {
 
 // teardown is the plugin's disposal: every forwarded request is handed on (claim
 // released first, then next) and every card, hidden ones included, is removed (CARD-12,
-// CLAIM-4). The questions UI stays gone until a reload.
+// CLAIM-4); a claim whose outcome is still in flight is released when its reply comes
+// (CLAIM-2). The questions UI stays gone until a reload.
 func (c *Client) teardown() {
 	for _, d := range sortedDeliveries(c.page.deliveries) {
 		if d.phase != phDone {
 			c.delegate(d)
 		} else {
-			c.release(d)
+			c.releaseAfterOutcome(d)
 		}
 	}
 	for _, k := range slices.Clone(c.page.cards) {

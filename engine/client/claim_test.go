@@ -61,6 +61,66 @@ func TestClaim(t *testing.T) {
 		// A cancel of the delivery then releases the claim (the claim signal follows it).
 		expect(t, x.at(2100, cancel("e1")), `cancel gen=1 stream=c1-s1`)
 	})
+	t.Run("CLAIM-2 a failed result keeps the claims of outcomes still in flight", func(t *testing.T) {
+		// (the fuzz finding of seed 257) two claims, both expire locally; the first result fails while the
+		// second is unacknowledged. Nothing is released until the second has its reply.
+		x := newH(t)
+		x.timedCard(0, 2000)
+		x.at(0, wf("e2", "s1", "c2", "timed", qPkg))
+		x.at(0, item("c1-s2", 2000))
+		x.at(0, wf("e3", "s1", "c3", "timed", qPkg)) // still in its handshake
+		expect(t, x.at(2000, wire.ClientTick{}), expired("c1-r1"), `result gen=1 rpc=c1-r2 ev=e2 `+timedOut)
+		// r1 fails: the undecided delivery (e3) aborts and its claim goes; c1 and c2 stay.
+		expect(t, x.at(2030, wire.FromHTTP{RPCID: "c1-r1", Envelope: wire.Failure("net/failed", "lost")}),
+			`cancel gen=1 stream=c1-s3`)
+		if !x.c.State().Connected {
+			t.Fatal("the generation ended before the outcome in flight had its reply")
+		}
+		// A waterfall of the failing generation is not taken (its replay comes later).
+		expect(t, x.at(2040, wf("e4", "s1", "c4", "timed", qPkg)))
+		// The host ends c2's claim: it had the outcome. Nothing is sent back.
+		expect(t, x.at(2050, end("c1-s2")))
+		// r2's reply: the generation ends now, the claims left are cancelled, the client dials.
+		expect(t, x.at(2060, httpOK("c1-r2", "")), `cancel gen=1 stream=c1-s1`, "dial")
+		// The next generation takes the replays.
+		x.at(2100, ready(2))
+		expect(t, x.at(2100, wf("e1", "s1", "c1", "timed", qPkg)),
+			`open gen=2 stream=c1-s4 userQuestions/attachWait {"agentId":"s1","callId":"c1"}`)
+	})
+	t.Run("CLAIM-2 a second failure while the generation fails waits for the rest", func(t *testing.T) {
+		x := newH(t)
+		x.timedCard(0, 2000)
+		x.at(0, wf("e2", "s1", "c2", "timed", qPkg))
+		x.at(0, item("c1-s2", 2000))
+		x.at(0, wf("e3", "s1", "c3", "timed", qPkg))
+		x.at(0, item("c1-s3", 2000))
+		x.at(2000, wire.ClientTick{})
+		expect(t, x.at(2010, wire.FromHTTP{RPCID: "c1-r2", Envelope: wire.Failure("net/failed", "lost")}))
+		expect(t, x.at(2020, wire.FromHTTP{RPCID: "c1-r3", Envelope: wire.Failure("net/failed", "lost")}))
+		expect(t, x.at(2030, httpOK("c1-r1", "")),
+			`cancel gen=1 stream=c1-s1`, `cancel gen=1 stream=c1-s2`, `cancel gen=1 stream=c1-s3`, "dial")
+		// A link loss while failing ends the generation at once, with no cancel (the link is gone).
+		y := newH(t)
+		y.timedCard(0, 2000)
+		y.at(0, wf("e2", "s1", "c2", "timed", qPkg))
+		y.at(0, item("c1-s2", 2000))
+		y.at(2000, wire.ClientTick{})
+		y.at(2010, wire.FromHTTP{RPCID: "c1-r1", Envelope: wire.Failure("net/failed", "lost")})
+		expect(t, y.at(2020, wire.LinkDown{}), "dial")
+		expect(t, y.at(2030, httpOK("c1-r2", "")))
+	})
+	t.Run("CLAIM-2 teardown keeps the claim of an outcome in flight until its reply", func(t *testing.T) {
+		x := newH(t)
+		x.timedCard(0, 30000)
+		x.at(0, wf("e2", "s1", "c2", "timed", qPkg))
+		x.at(0, item("c1-s2", 30000))
+		x.user(10, wire.ActChoose, "label=npm") // c2 holds the seat
+		expect(t, x.user(20, wire.ActSubmit), `result gen=1 rpc=c1-r1 ev=e2 result {"answers":[{"id":"pkg","selected":["npm"]}]}`)
+		// c1 is delegated (its claim released first); c2's claim waits for r1's reply.
+		expect(t, x.user(30, wire.ActTeardown), `cancel gen=1 stream=c1-s1`, `result gen=1 rpc=c1-r2 ev=e1 next`)
+		expect(t, x.at(40, httpOK("c1-r1", "")), `cancel gen=1 stream=c1-s2`)
+		expect(t, x.at(50, httpOK("c1-r2", "")))
+	})
 	t.Run("CLAIM-3 the host ending the claim after settlement needs no answer", func(t *testing.T) {
 		x := newH(t)
 		x.timedCard(0, 30000)

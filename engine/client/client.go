@@ -58,6 +58,10 @@ type page struct {
 	seqN      int // deliveries and streams, in the order they appear
 	gen       int
 	connected bool
+	// failing: a $events/result of the live generation failed. The generation's deliveries
+	// have aborted; it ends (claims cancelled, Dial) once every outcome it sent has its
+	// HTTP reply, so no claim is released while its outcome may still be on its way (CLAIM-2).
+	failing bool
 
 	deliveries map[string]*delivery // current generation, by event id
 	streams    map[string]*stream   // open claim streams, by stream id

@@ -30,6 +30,11 @@ type delivery struct {
 	claim   *stream // nil: no claim (an untimed or unkeyed request)
 	phase   int
 	aborted bool // the delivery signal aborted: cancel frame or generation end
+	// inFlight: the outcome was sent and its HTTP reply has not come; until it does the
+	// claim is kept (CLAIM-2). releaseOnReply: something that releases claims (teardown)
+	// came meanwhile, so the claim is released when that reply comes.
+	inFlight       bool
+	releaseOnReply bool
 }
 
 // stream is one attachWait claim stream.
@@ -90,6 +95,41 @@ func (c *Client) onLinkDown() {
 	c.emit(wire.Dial{})
 }
 
+// failGeneration starts failing the live generation (a $events/result failed): every
+// delivery whose outcome is not decided aborts (no outcome is sent; its claim is cancelled
+// on the wire), later waterfalls of the generation are ignored (the next generation gets
+// them as replays), and the claims of the outcomes already sent are kept: the generation
+// ends when the last of them has its reply (resultsInFlight).
+func (c *Client) failGeneration() {
+	c.page.failing = true
+	for _, d := range sortedDeliveries(c.page.deliveries) {
+		if d.phase != phDone {
+			c.abort(d, true)
+		}
+	}
+}
+
+// resultsInFlight reports whether an outcome sent in the live generation still awaits its
+// HTTP reply.
+func (c *Client) resultsInFlight() bool {
+	for _, d := range c.page.deliveries {
+		if d.inFlight {
+			return true
+		}
+	}
+	return false
+}
+
+// releaseAfterOutcome releases d's claim now, or when the reply to its outcome comes if
+// that outcome is still in flight (CLAIM-2).
+func (c *Client) releaseAfterOutcome(d *delivery) {
+	if d.inFlight {
+		d.releaseOnReply = true
+		return
+	}
+	c.release(d)
+}
+
 // endGeneration aborts every delivery of the generation (no outcome is sent for an
 // aborted delivery) and forgets its streams. cancel: the link is still up (the client
 // failed the generation itself), so each open claim is cancelled on the wire.
@@ -110,14 +150,14 @@ func (c *Client) endGeneration(cancel bool) {
 		delete(c.page.streams, s.id)
 	}
 	c.page.deliveries = map[string]*delivery{}
-	c.page.connected = false
+	c.page.connected, c.page.failing = false, false
 }
 
 // onWaterfall is the answer listener (spec §6.4). Deliveries that this client cannot
 // answer are handed on at once with next: another event, an unscoped request, a
 // payload that is not a question request, or a torn-down questions UI.
 func (c *Client) onWaterfall(f wire.Waterfall) {
-	if !c.page.connected || f.EventID == "" || c.page.deliveries[f.EventID] != nil {
+	if !c.page.connected || c.page.failing || f.EventID == "" || c.page.deliveries[f.EventID] != nil {
 		return
 	}
 	c.page.seqN++
@@ -243,7 +283,8 @@ func (c *Client) finish(d *delivery, out wire.Outcome) {
 	}
 	if !d.aborted {
 		rpc := c.mintRPC()
-		c.page.rpcs[rpc] = &rpcCall{kind: rpcResult, gen: d.gen}
+		c.page.rpcs[rpc] = &rpcCall{kind: rpcResult, gen: d.gen, d: d}
+		d.inFlight = true
 		c.emit(wire.SendResult{Gen: d.gen, RPCID: rpc, EventID: d.eventID, Outcome: out})
 	}
 	// MUTANT claim-released-on-local-return: the claim goes as soon as the outcome is sent.

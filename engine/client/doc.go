@@ -10,7 +10,9 @@
 //
 // Connection. A client dials (wire.Dial) and the host answers Ready{Gen}: a generation
 // starts, the pending requests are replayed, and a SessionUpdate{Reset} per Session
-// follows. LinkDown ends the generation: every delivery aborts without an outcome, every
+// follows. A failed $events/result fails the generation: its undecided deliveries abort,
+// and once every outcome it sent has its reply its claims are cancelled and the client
+// dials again (see CLAIM-2 below). LinkDown ends the generation: every delivery aborts without an outcome, every
 // claim stream is gone, and the client dials again. Reload keeps only the draft store; the
 // page (cards, sessions, deliveries, streams, RPCs) starts over and dials.
 //
@@ -91,8 +93,23 @@
 //   - JSON is read with the package's own one-pass reader (JSON.parse semantics: a
 //     repeated key keeps its last value; nesting is bounded), not encoding/json: a request
 //     payload with a wrongly typed field is not a question request and is handed on.
-//   - A failed $events/result reply of the live generation fails the generation (the
-//     peer's pump): deliveries abort, their claims are cancelled, and the client dials.
+//   - CLAIM-2 across a failed generation. A failed $events/result reply of the live
+//     generation fails the generation, as the peer's pump does (peer-runtime §1.4): a
+//     failure means the host may not have that outcome (the request or its reply was lost)
+//     or no longer knows the generation, and results are never retried, so the client must
+//     reconnect for the pending requests to be replayed. Every delivery whose outcome is not
+//     decided aborts at once (no outcome is sent, its claim is cancelled) and later
+//     waterfalls of the generation are ignored (the next generation gets them as replays).
+//     Divergence from the peer, whose claim signals follow the delivery signals and so drop
+//     every claim with the generation: an outcome already sent in the generation whose
+//     reply has not come may still reach the host, and the decision keeps its claim until
+//     it is delivered, or an overdue host timer (woken by the claim's loss, or by the link
+//     closing) could beat it. So the generation ends, every claim it still holds is
+//     cancelled and the client dials (closing the link) only when the last result sent in
+//     it has its reply, ok or failed. The failed outcome's own claim is kept with them: it
+//     cannot be delivered any more, and the replay in the next generation claims again.
+//     This relies on every HTTP request getting a reply (a failure envelope at worst), as
+//     the RPC bullet below does.
 //   - A delivery that reaches a card whose earlier waterfall answer is unconfirmed (a
 //     replay to a new generation: that answer did not settle the request) re-arms the card
 //     with the hint "The answer did not arrive; submit it again." The peer would stay busy.
@@ -111,7 +128,9 @@
 //   - Teardown (wire.ActTeardown) delegates every listener, cancels every claim still
 //     held, removes every card (clearing its draft) and answers later deliveries with next
 //     until a reload; rows stay (the tool row is another plugin) and their Answer pill only
-//     toggles the disclosure.
+//     toggles the disclosure. A claim whose outcome was sent and has no reply yet is
+//     cancelled when that reply comes, not at the teardown (CLAIM-2; the peer's effect
+//     disposer drops it at once).
 //   - A queued reply's "View answers" toggles the row's disclosure; an Answer pill with no
 //     card to reveal toggles it too.
 //   - Rows exist for top-level ask_user_question calls only; a PTC sub-call's continued

@@ -17,7 +17,8 @@ const (
 type rpcCall struct {
 	kind int
 	gen  int
-	card *card // rpcAnswer
+	card *card     // rpcAnswer
+	d    *delivery // rpcResult
 }
 
 // onHTTP handles the reply to one of the client's HTTP requests; a reply that matches
@@ -30,9 +31,23 @@ func (c *Client) onHTTP(id string, env wire.Envelope) {
 	delete(c.page.rpcs, id)
 	switch call.kind {
 	case rpcResult:
+		d := call.d
+		d.inFlight = false
+		if d.releaseOnReply {
+			d.releaseOnReply = false
+			c.release(d)
+		}
+		if !c.page.connected || call.gen != c.page.gen {
+			return
+		}
 		// A failed $events/result fails the whole event generation (peer-runtime §1.4):
-		// its deliveries abort, its claims are cancelled, and the client dials again.
-		if !env.OK && c.page.connected && call.gen == c.page.gen {
+		// its deliveries abort at once. The claims of outcomes already sent stay until
+		// those outcomes have their replies (CLAIM-2); then the generation ends, its
+		// claims are cancelled, and the client dials again.
+		if !env.OK && !c.page.failing {
+			c.failGeneration()
+		}
+		if c.page.failing && !c.resultsInFlight() {
 			c.endGeneration(true)
 			c.emit(wire.Dial{})
 		}
