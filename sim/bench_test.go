@@ -110,8 +110,9 @@ func (c *echoClient) Apply(now int64, in wire.ClientInput) ([]wire.ClientEffect,
 	}
 	return nil, nil
 }
-func (c *echoClient) NextDeadline() (int64, bool) { return 0, false }
-func (c *echoClient) State() wire.ClientState     { return wire.ClientState{} }
+func (c *echoClient) NextDeadline() (int64, bool)    { return 0, false }
+func (c *echoClient) State() wire.ClientState        { return wire.ClientState{} }
+func (c *echoClient) StateAt(int64) wire.ClientState { return wire.ClientState{} }
 
 func BenchmarkSimOverhead(b *testing.B) {
 	cfg := Config{Clients: []ClientConfig{

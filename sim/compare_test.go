@@ -197,6 +197,8 @@ func (c *raceClient) NextDeadline() (int64, bool) {
 
 func (c *raceClient) State() wire.ClientState { return wire.ClientState{Client: c.name} }
 
+func (c *raceClient) StateAt(int64) wire.ClientState { return c.State() }
+
 func raceSim(r *Runner, tr *trace.Trace, seed uint64) (settled int, err error) {
 	cfg := Config{Seed: seed, Clients: []ClientConfig{
 		{Name: "c1", Mux: Latency{1, 30}, HTTP: Latency{1, 60}},

@@ -132,9 +132,12 @@
 //
 // # Probes and the final state
 //
-// A Probe step records a trace.Snapshot of host.State() and every client.State() (copied,
-// so later changes inside a port cannot alter it). The trace's Final holds the same at
-// the end of the run.
+// A Probe step records a trace.Snapshot of host.State() and every client's
+// StateAt(its clock reading now) (copied, so later changes inside a port cannot alter it):
+// a running countdown shows deadline − the client's now at the probe, not at its last
+// input (CD-1). A probe is an observation: no input reaches a client, so adding an
+// expectation adds no record but the probe itself (a crashed client shows its state at the
+// crash). The trace's Final holds the same at the end of the run (Final.Time).
 //
 // # Divergences and choices where the spec is silent
 //

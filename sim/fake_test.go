@@ -551,6 +551,8 @@ func (c *fakeClient) NextDeadline() (int64, bool) {
 	return at, ok
 }
 
+func (c *fakeClient) StateAt(int64) wire.ClientState { return c.State() }
+
 func (c *fakeClient) State() wire.ClientState {
 	st := wire.ClientState{Client: c.name, Gen: c.gen, Connected: c.connected}
 	for _, ev := range c.order {

@@ -174,7 +174,7 @@ func (r *Runner) step(i int) {
 		snap := trace.Snapshot{Label: st.Probe, Host: copyHostState(r.host.State())}
 		snap.Clients = make([]wire.ClientState, len(r.cl))
 		for j := range r.cl {
-			snap.Clients[j] = copyClientState(r.cl[j].port.State())
+			snap.Clients[j] = copyClientState(r.clientState(j, r.now))
 		}
 		r.rec(trace.ActorSim, trace.Probe, 0, snap)
 	}

@@ -175,10 +175,21 @@ func (r *Runner) Run(cfg *Config, host wire.HostPort, clients map[string]wire.Cl
 	states = states[:len(r.cl)]
 	tr.Final = trace.Final{Time: end, Host: copyHostState(host.State()), Clients: states}
 	for i := range r.cl {
-		tr.Final.Clients[i] = copyClientState(r.cl[i].port.State())
+		tr.Final.Clients[i] = copyClientState(r.clientState(i, end))
 	}
 	r.release()
 	return r.err
+}
+
+// clientState is what client ci shows at simulator time t: its snapshot at its own clock
+// reading of t (a running countdown reads deadline − that reading, CD-1), taken without an
+// input, so a probe changes nothing. A crashed client shows what it showed when it crashed.
+func (r *Runner) clientState(ci int, t int64) wire.ClientState {
+	c := &r.cl[ci]
+	if c.crashed {
+		return c.port.State()
+	}
+	return c.port.StateAt(c.clk.at(t))
 }
 
 func (r *Runner) reset(cfg *Config, host wire.HostPort, tr *trace.Trace) {

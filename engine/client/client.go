@@ -208,14 +208,18 @@ func (c *Client) NextDeadline() (int64, bool) {
 	return at, ok
 }
 
-// State snapshots the client (wire.ClientPort).
-func (c *Client) State() wire.ClientState {
+// State snapshots the client at the client time of its last input (wire.ClientPort).
+func (c *Client) State() wire.ClientState { return c.StateAt(c.now) }
+
+// StateAt snapshots the client as it shows at client time now (wire.ClientPort): running
+// countdowns read deadline − now. It changes nothing: due ticks run only in Apply.
+func (c *Client) StateAt(now int64) wire.ClientState {
 	st := wire.ClientState{Client: c.name, Gen: c.page.gen, Connected: c.page.connected, Drafts: c.drafts.states()}
 	if n := len(c.page.cards); n > 0 {
 		st.Cards = make([]wire.CardState, 0, n)
 		for _, k := range c.page.cards {
 			s := c.page.sessions[k.session]
-			st.Cards = append(st.Cards, k.snapshot(c.now, s != nil && s.seat == k, c.page.focus == k))
+			st.Cards = append(st.Cards, k.snapshot(now, s != nil && s.seat == k, c.page.focus == k))
 		}
 		sort.Slice(st.Cards, func(i, j int) bool { return st.Cards[i].Key < st.Cards[j].Key })
 	}

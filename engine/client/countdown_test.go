@@ -23,6 +23,29 @@ func TestCountdown(t *testing.T) {
 		expect(t, x.at(11_999, wire.ClientTick{}))
 		expect(t, x.at(12_000, wire.ClientTick{}), expired("c1-r1"))
 	})
+	t.Run("CD-1 a snapshot between inputs reads the countdown at its own time and changes nothing", func(t *testing.T) {
+		x := newH(t)
+		x.timedCard(40, 4970) // client deadline 5010
+		before := stateText(x.c.State())
+		cd := func(st wire.ClientState) string { return st.Cards[0].Countdown.String() }
+		if got := cd(x.c.StateAt(2000)); got != "3010ms running" {
+			t.Fatal(got)
+		}
+		if got := cd(x.c.StateAt(9000)); got != "0ms running" { // past the deadline, its tick not delivered
+			t.Fatal(got)
+		}
+		if got := cd(x.c.State()); got != "4970ms running" {
+			t.Fatal(got)
+		}
+		if after := stateText(x.c.State()); after != before || x.next() != 5040 {
+			t.Fatalf("StateAt changed the client:\n%s\n%s", before, after)
+		}
+		// A paused countdown does not move.
+		x.user(100, wire.ActFocus)
+		if got := cd(x.c.StateAt(3000)); got != "4910ms paused" {
+			t.Fatal(got)
+		}
+	})
 	t.Run("CD-1 expiry lands on the first tick at or after the deadline", func(t *testing.T) {
 		x := newH(t)
 		x.timedCard(0, 2500)

@@ -34,6 +34,13 @@ type ClientPort interface {
 	// NextDeadline is the earliest client time a client timer (the countdown tick) is
 	// armed for, if any.
 	NextDeadline() (at int64, ok bool)
-	// State snapshots the client.
+	// State snapshots the client as of the client time of its last input.
 	State() ClientState
+	// StateAt snapshots the client as it shows at client time now (a probe or the end of a
+	// run between two inputs): what depends on the clock, a running countdown, is read at
+	// now (deadline − now, CD-1). It is an observation: nothing in the client changes, no
+	// timer runs and nothing is emitted (a countdown past its deadline whose expiring tick
+	// has not been delivered reads 0 and still runs). State() is StateAt at the time of the
+	// last input.
+	StateAt(now int64) ClientState
 }
