@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"time"
 
 	"github.com/twosettle/twosettle/mutants"
 )
@@ -17,7 +18,7 @@ func init() {
 }
 
 // mutantsMain is `simrun mutants [--json] [--seeds N] [--budget D] [--workers W]
-// [--start S] [--only NAME,...] [--no-library]`: the kill matrix of package mutants.
+// [--start S] [--only NAME,...] [--no-library] [--out DIR]`: the kill matrix of package mutants.
 // Exit 0 when every mutant is killed by the oracle, 1 otherwise, 2 on bad usage.
 func mutantsMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("simrun mutants", flag.ContinueOnError)
@@ -28,6 +29,7 @@ func mutantsMain(args []string, stdout, stderr io.Writer) int {
 	workers := fs.Int("workers", 0, "mutants run in parallel (0: every core)")
 	only := fs.String("only", "", "comma-separated mutant names (default: all)")
 	noLib := fs.Bool("no-library", false, "skip the scenario library (fuzzing only)")
+	out := fs.String("out", "", "write each kill, shrunk, as DIR/<mutant>.yaml (a witness scenario)")
 	rest, ok := parse(fs, args, stderr)
 	if !ok {
 		return 2
@@ -57,6 +59,23 @@ func mutantsMain(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "simrun mutants:", err)
 		return 2
+	}
+	if *out != "" {
+		for _, r := range m.Rows {
+			if r.Verdict != mutants.KilledByOracle {
+				continue
+			}
+			w, err := mutants.MakeWitness(r, 20*time.Second)
+			if err == nil {
+				var path string
+				if path, err = mutants.WriteWitness(*out, w); err == nil && !*asJSON {
+					fmt.Fprintf(stdout, "wrote %s (%d steps, shrunk %v)\n", path, len(w.Scenario.Steps), w.Shrunk)
+				}
+			}
+			if err != nil {
+				fmt.Fprintln(stderr, "simrun mutants: witness:", err)
+			}
+		}
 	}
 	if *asJSON {
 		stdout.Write(m.JSON())
