@@ -140,4 +140,10 @@
 //     failure envelope.
 //
 // The canonical texts of everything State shows are in engine/wire/state.go.
+//
+// # Mutants
+//
+// The branches marked MUTANT are the deliberate bugs of engine/mutant (DESIGN §6), switched
+// on only by Config.Mutant. With the zero set every path is the correct engine's; each
+// mutant of this package is shown flipping its rule in mutant_test.go.
 package client

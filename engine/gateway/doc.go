@@ -68,4 +68,10 @@
 //     could not have arrived).
 //   - An unknown stream endpoint ends the stream with an error frame
 //     gateway/unknown-endpoint; an unknown RPC endpoint replies with that code.
+//
+// # Mutants
+//
+// The branches marked MUTANT are the deliberate bugs of engine/mutant (DESIGN §6), switched
+// on only by Config.Mutants. With the zero set every path is the correct engine's; each
+// mutant of this package is shown flipping its rule in mutant_test.go.
 package gateway

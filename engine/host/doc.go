@@ -83,4 +83,11 @@
 //     the deadline is absolute (§8.4), the extra codes BAD_TIMEOUT, DUPLICATE_WAIT and
 //     EMPTY_QUESTIONS exist (§8.2), answer() checks ids only (§8.7), REPLY_QUEUED also
 //     consults the inbox (§8.8), timed -1 calls are keyed and tracked (§8.10).
+//
+// # Mutants
+//
+// The branches marked MUTANT are the deliberate bugs of engine/mutant (DESIGN §6), switched
+// on only by Config.Mutant (which the host also hands to the gateway, the question service,
+// the tool and every projection). With the zero set every path is the correct engine's;
+// each mutant of this package is shown flipping its rule in mutant_test.go.
 package host

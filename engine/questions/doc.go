@@ -71,4 +71,11 @@
 // a NO_PROVIDER wait (§8.12), a reused call id resets its entry (§8.18), forks ignore
 // inherited events (§8.19), and an answer that settles after the wait aborted is still the
 // result (§8.20) — because on each of these the decision is silent or agrees.
+//
+// # Mutants
+//
+// The branches marked MUTANT are the deliberate bugs of engine/mutant (DESIGN §6), switched
+// on only by Config.Mutants, ToolConfig.Mutants, WaitConfig.Mutants and
+// Projection.SetMutants. With the zero set every path is the correct engine's; each mutant
+// of this package is shown flipping its rule in mutant_test.go.
 package questions
