@@ -26,6 +26,14 @@ func (h *Host) do(now int64, cmd wire.Command) error {
 		if c.Target != session.NextTurn && c.Target != session.NextStep {
 			return fmt.Errorf("host: send to %s: target must be %s or %s, not %q", c.Session, session.NextTurn, session.NextStep, c.Target)
 		}
+		// A prompt or steer to a closed or cold Session resumes its root first (the peer's
+		// prompt route, peer-runtime §3.2); the message then wakes it. The other model
+		// commands never resume: they act inside a running turn, which a cold Session has not.
+		if h.rt.Agent(c.Session) == nil {
+			if _, err := h.rt.Resolve(c.Session); err != nil {
+				return err
+			}
+		}
 		_, err := h.rt.Send(c.Session, session.Message{Source: session.Source{Kind: session.SourceUser}, Text: c.Text}, c.Target)
 		return err
 	case wire.Header:

@@ -58,6 +58,15 @@
 //   - The Remote lookup resolves an owned child to its live instance; the service then
 //     fails with DELEGATED_CALLER (the peer's lookup fence would answer session/agent-busy
 //     before the service runs). CALLER-4 is thereby visible on the wire.
+//   - Model commands on a closed or cold Session (no live agent, e.g. after a restart): a
+//     Send (a prompt or a steer) resumes the Session's root first, as the peer's prompt
+//     route does (peer-runtime §3.2: prompt resumes "when its method allows it"), and the
+//     message then wakes it into a new turn whose first step admits it. Header, ToolCall
+//     and EndStep act inside a running turn, which a cold Session has not (its interrupted
+//     turn was closed by repair), so they stay refused ("no live agent"), and so does
+//     CancelTurn (the peer's session.cancel never resumes). Like the Remote lookup, the
+//     resume makes any Session a root, an owned child included; the peer's subagent fence
+//     (session/agent-busy) is not applied.
 //   - inbox/discard does not resume a closed Session: a resume wakes the agent, which
 //     would claim the message before it could be discarded. The runtime edits a cold inbox
 //     directly.

@@ -2,6 +2,7 @@ package host
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -501,6 +502,49 @@ func TestHostRestart(t *testing.T) {
 		}
 		if !up.Reset || len(up.Events) != len(s2.Log) {
 			t.Fatalf("update %s", up)
+		}
+	})
+	t.Run("AGENT-5 a prompt to a cold Session resumes its root; its continued question stays answerable", func(t *testing.T) {
+		r := timedRun(t, Config{})
+		r.do(0, ask("c1", "5"))
+		r.do(100, wire.Restart{CutAfter: -1})
+		if r.session("s1").Live {
+			t.Fatal("a restart left s1 live")
+		}
+		// The model's commands inside a turn never resume: a cold Session has no turn.
+		before := fmt.Sprint(r.h.State())
+		for _, cmd := range []wire.Command{
+			wire.Header{Session: "s1"}, ask("c2", "5"), wire.EndStep{Session: "s1", Final: true},
+			wire.CancelTurn{Session: "s1"}, wire.Send{Session: "s1", Target: "later", Text: "x"},
+			wire.Send{Session: "nope", Target: session.NextTurn, Text: "x"},
+		} {
+			if effs, err := r.try(150, cmd); err == nil || len(effs) != 0 {
+				t.Fatalf("%s on a cold Session: %v %v", cmd, effs, err)
+			}
+		}
+		if after := fmt.Sprint(r.h.State()); after != before {
+			t.Fatalf("a refused command changed the host:\n%s\n%s", before, after)
+		}
+		// A prompt resumes the root and wakes it; the step admits the prompt (AGENT-1).
+		r.do(200, wire.Send{Session: "s1", Target: session.NextTurn, Text: "later"})
+		s := r.session("s1")
+		if !s.Live || !s.Root || !logHas(s, "turn/start turn=2") || !logHas(s, `user/message msg-2 user "later"`) {
+			t.Fatalf("live %v root %v log %v", s.Live, s.Root, s.Log)
+		}
+		if v := s.Questions.String(); v != "active=[c1:continued] settled=[]" {
+			t.Fatalf("view %s", v)
+		}
+		r.do(200, wire.Header{Session: "s1"})
+		if !logHas(r.session("s1"), "request/header reason=resume") {
+			t.Fatal("the resumed instance's first header is not reason=resume")
+		}
+		r.do(200, ask("c2", "5"))
+		// A steer to a closed Session resumes it too, and wakes it when idle.
+		r.do(300, wire.OpenSession{Session: "s2"})
+		r.do(300, wire.CloseSession{Session: "s2"})
+		r.do(400, wire.Send{Session: "s2", Target: session.NextStep, Text: "steer"})
+		if s2 := r.session("s2"); !s2.Live || !s2.Root || !logHas(s2, `user/message`) {
+			t.Fatalf("s2 live %v root %v log %v", s2.Live, s2.Root, s2.Log)
 		}
 	})
 	t.Run("AGENT-3 a question cut off by a restart is repaired and late-answerable", func(t *testing.T) {
