@@ -7,6 +7,7 @@ import (
 
 	"github.com/twosettle/twosettle/engine/client"
 	"github.com/twosettle/twosettle/engine/host"
+	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/scenarios"
 	"github.com/twosettle/twosettle/sim"
@@ -257,11 +258,16 @@ func modelCommand(session string, m *scenarios.ModelAction) wire.Command {
 	case scenarios.ModelCancel:
 		return wire.CancelTurn{Session: session, KeepInbox: m.KeepInbox}
 	case scenarios.ModelPrompt:
-		return wire.Send{Session: session, Target: "next-turn", Text: m.Text}
+		return wire.Send{Session: session, Target: "next-turn", Text: m.Text, Source: messageSource(m.Source)}
 	case scenarios.ModelSteer:
-		return wire.Send{Session: session, Target: "next-step", Text: m.Text}
+		return wire.Send{Session: session, Target: "next-step", Text: m.Text, Source: messageSource(m.Source)}
 	}
 	return wire.Tick{}
+}
+
+// messageSource is a scenario's message source as the host records it (zero: the user's).
+func messageSource(m scenarios.MessageSource) session.Source {
+	return session.Source{Kind: m.Kind, CallID: m.Call, Outcome: m.Outcome}
 }
 
 // askArgs writes the model's ask_user_question arguments: {"questions":[...],"timeout":N}

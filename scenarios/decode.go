@@ -886,9 +886,19 @@ func (d *dec) model(n *yaml.Node) (*ModelAction, bool) {
 	case modelPromptObject:
 		m.Kind = ModelPrompt
 		m.Text, _ = d.text(f["prompt"], "prompt")
+		if v := f["source"]; v != nil {
+			var k bool
+			m.Source, k = d.messageSource(v)
+			ok = ok && k
+		}
 	case modelSteerObject:
 		m.Kind = ModelSteer
 		m.Text, _ = d.text(f["steer"], "steer")
+		if v := f["source"]; v != nil {
+			var k bool
+			m.Source, k = d.messageSource(v)
+			ok = ok && k
+		}
 	case modelCancelObject:
 		m.Kind = ModelCancel
 		if _, k := d.enum(f["cancel"], "cancel option", []string{"keep-inbox"}); k {
@@ -898,6 +908,30 @@ func (d *dec) model(n *yaml.Node) (*ModelAction, bool) {
 		}
 	}
 	return m, ok
+}
+
+// messageSource reads a prompt's or steer's source {kind, call?, outcome?}.
+func (d *dec) messageSource(n *yaml.Node) (MessageSource, bool) {
+	var src MessageSource
+	f, ok := d.fields(n, messageSourceObject, "the message source")
+	if f == nil {
+		return src, false
+	}
+	for _, x := range []struct {
+		key string
+		dst *string
+	}{{"kind", &src.Kind}, {"call", &src.Call}, {"outcome", &src.Outcome}} {
+		if v := f[x.key]; v != nil {
+			var k bool
+			*x.dst, k = d.text(v, x.key)
+			ok = ok && k
+		}
+	}
+	if ok && src.Kind == "" {
+		d.fail(f["kind"], "write the source kind, e.g. kind: user-question-reply", "the source kind cannot be empty")
+		ok = false
+	}
+	return src, ok
 }
 
 func (d *dec) tool(n *yaml.Node) (string, bool) {

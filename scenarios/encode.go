@@ -281,7 +281,18 @@ func modelNode(a *ModelAction) *yaml.Node {
 		}
 		return flow().add("cancel", word("keep-inbox")).n
 	case ModelPrompt, ModelSteer:
-		return flow().add(a.Kind, str(a.Text)).n
+		m := flow().add(a.Kind, str(a.Text))
+		if a.Source.Kind != "" {
+			src := flow().add("kind", str(a.Source.Kind))
+			if a.Source.Call != "" {
+				src.add("call", str(a.Source.Call))
+			}
+			if a.Source.Outcome != "" {
+				src.add("outcome", str(a.Source.Outcome))
+			}
+			m.add("source", src.n)
+		}
+		return m.n
 	}
 	m := flow().add("call", str(a.Call))
 	switch a.Kind {

@@ -291,6 +291,10 @@ func (g *gen) step(at Duration) Step {
 			m.KeepInbox = rapid.Bool().Draw(g.t, "keep")
 		case ModelPrompt, ModelSteer:
 			m.Text = g.text("message")
+			if rapid.IntRange(0, 3).Draw(g.t, "sourced") == 0 {
+				m.Source = MessageSource{Kind: rapid.SampledFrom([]string{"user-question-reply", "relay", "user"}).Draw(g.t, "source"),
+					Call: rapid.SampledFrom([]string{"", "c1", "c2:ptc:1"}).Draw(g.t, "source call"), Outcome: rapid.SampledFrom([]string{"", "answered"}).Draw(g.t, "outcome")}
+			}
 		}
 		st.Model = m
 	case ActorHost:

@@ -189,8 +189,20 @@ type ModelAction struct {
 	Name string
 	// Text is the message of prompt and steer.
 	Text string
+	// Source is the recorded source of a prompt's or steer's message; the zero value is the
+	// user's own message. Set, it models input from another producer or from history.
+	Source MessageSource
 	// KeepInbox: cancel keeps the inbox (otherwise each queued message is discarded).
 	KeepInbox bool
+}
+
+// MessageSource is a message's source as another producer or an older host recorded it
+// (session.Source): kind user-question-reply with call and outcome answered is a late
+// reply (NODE-1), whatever its text.
+type MessageSource struct {
+	Kind    string
+	Call    string // "" left out
+	Outcome string // "" left out
 }
 
 // Sub-call kinds inside run.

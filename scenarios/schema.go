@@ -22,7 +22,7 @@ func Schema() []byte {
 	addObj(sessionObject)
 	addObj(clientObject)
 	defs = append(defs, kv{"step", stepSchema()})
-	for _, group := range [][]*object{modelObjects, subObjects, {questionObject, optionObject, answerObject}, hostObjects, serviceObjects, netObjects, userObjects, {injectObject, exploreObject, faultsObject}} {
+	for _, group := range [][]*object{modelObjects, subObjects, {messageSourceObject, questionObject, optionObject, answerObject}, hostObjects, serviceObjects, netObjects, userObjects, {injectObject, exploreObject, faultsObject}} {
 		for _, o := range group {
 			addObj(o)
 		}
@@ -175,6 +175,8 @@ func typeSchema(t string) jobj {
 		return jobj{{"type", "object"}, {"additionalProperties", jobj{{"anyOf", []any{textSchema(), texts(), ref("answer")}}}}}
 	case "#answers-or-raw":
 		return jobj{{"anyOf", []any{jobj{{"type", "string"}}, typeSchema("#answers")}}}
+	case "#message-source":
+		return ref("message-source")
 	case "#keep-inbox":
 		return jobj{{"const", "keep-inbox"}}
 	case "#crash-point":

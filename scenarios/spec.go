@@ -104,9 +104,17 @@ var (
 	}}
 	modelPromptObject = &object{Name: "model-prompt", Doc: "A user message for the next turn.", Keys: []key{
 		{"prompt", "text", true, "The message text."},
+		{"source", "#message-source", false, "The message's recorded source, as another producer or an older host wrote it (default: the user's own message)."},
 	}}
 	modelSteerObject = &object{Name: "model-steer", Doc: "A user message for the next step (a steer).", Keys: []key{
 		{"steer", "text", true, "The message text."},
+		{"source", "#message-source", false, "The message's recorded source, as another producer or an older host wrote it (default: the user's own message)."},
+	}}
+	// messageSourceObject is a prompt's or steer's recorded source.
+	messageSourceObject = &object{Name: "message-source", Doc: "A message source: kind user-question-reply with call and outcome answered marks a late reply.", Keys: []key{
+		{"kind", "text", true, "The source kind, e.g. user-question-reply."},
+		{"call", "text", false, "The call id the message answers."},
+		{"outcome", "text", false, "The reply's outcome, e.g. answered."},
 	}}
 	modelCancelObject = &object{Name: "model-cancel", Doc: "Cancel the turn and keep the inbox.", Keys: []key{
 		{"cancel", "#keep-inbox", true, "keep-inbox: queued messages stay."},

@@ -26,6 +26,13 @@ func (h *Host) do(now int64, cmd wire.Command) error {
 		if c.Target != session.NextTurn && c.Target != session.NextStep {
 			return fmt.Errorf("host: send to %s: target must be %s or %s, not %q", c.Session, session.NextTurn, session.NextStep, c.Target)
 		}
+		src := c.Source
+		switch {
+		case src.Kind == "" && (src.CallID != "" || src.Outcome != ""):
+			return fmt.Errorf("host: send to %s: a source with a call id or an outcome needs a kind", c.Session)
+		case src.Kind == "":
+			src.Kind = session.SourceUser
+		}
 		// A prompt or steer to a closed or cold Session resumes its root first (the peer's
 		// prompt route, peer-runtime §3.2); the message then wakes it. The other model
 		// commands never resume: they act inside a running turn, which a cold Session has not.
@@ -34,7 +41,7 @@ func (h *Host) do(now int64, cmd wire.Command) error {
 				return err
 			}
 		}
-		_, err := h.rt.Send(c.Session, session.Message{Source: session.Source{Kind: session.SourceUser}, Text: c.Text}, c.Target)
+		_, err := h.rt.Send(c.Session, session.Message{Source: src, Text: c.Text}, c.Target)
 		return err
 	case wire.Header:
 		tools := c.Tools

@@ -67,6 +67,12 @@
 //     CancelTurn (the peer's session.cancel never resumes). Like the Remote lookup, the
 //     resume makes any Session a root, an owned child included; the peer's subagent fence
 //     (session/agent-busy) is not applied.
+//   - wire.Send.Source, when its kind is set, is recorded on the message as it is: the
+//     harness's way to admit input from another producer or from history (a
+//     user-question-reply whose text is not what answer() writes settles with an empty
+//     batch, PROJ-8). A call id or an outcome without a kind is refused. Such a message is
+//     claimed and admitted like any other; a reply's claim re-creates its reservation
+//     (LATE-6), as for a restored reply.
 //   - inbox/discard does not resume a closed Session: a resume wakes the agent, which
 //     would claim the message before it could be discarded. The runtime edits a cold inbox
 //     directly.

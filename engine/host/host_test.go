@@ -407,6 +407,32 @@ func TestHostLate(t *testing.T) {
 			t.Fatalf("reply %s", env)
 		}
 	})
+	t.Run("PROJ-8 a reply sent with its source by another producer settles with an empty batch when its text is unusable", func(t *testing.T) {
+		r := timedRun(t, Config{})
+		r.do(0, ask("c1", "1"))
+		r.do(1000, wire.Tick{})
+		if v := r.view("s1"); v != "active=[c1:continued] settled=[]" {
+			t.Fatalf("view %s", v)
+		}
+		reply := session.Source{Kind: session.SourceUserQuestionReply, CallID: "c1", Outcome: "answered"}
+		// A source with a call id but no kind is refused and changes nothing.
+		r.do(1500, wire.Tick{})
+		if effs, err := r.try(1500, wire.Send{Session: "s1", Target: session.NextStep, Text: "x", Source: session.Source{CallID: "c1"}}); err == nil || len(effs) != 0 {
+			t.Fatalf("a kindless source: %v %v", effs, err)
+		}
+		r.do(2000, wire.Send{Session: "s1", Target: session.NextStep, Text: "bun, please", Source: reply})
+		if v := r.view("s1"); v != "active=[c1:continued] settled=[]" {
+			t.Fatalf("queuing settled it (PROJ-9): %s", v)
+		}
+		r.do(2000, wire.EndStep{Session: "s1", Final: true}) // the next step admits the reply
+		s := r.session("s1")
+		if !logHas(s, `user/message msg-2 user-question-reply(call=c1,outcome=answered) "bun, please"`) {
+			t.Fatalf("log %v", s.Log)
+		}
+		if v := s.Questions.String(); v != "active=[] settled=[c1{}]" {
+			t.Fatalf("view %s", v)
+		}
+	})
 	t.Run("LATE-2 over the wire: a second answer while the reply waits is REPLY_QUEUED with its code", func(t *testing.T) {
 		r := timedRun(t, Config{})
 		r.do(0, ask("c1", "5"))

@@ -3,6 +3,8 @@ package wire
 import (
 	"encoding/json"
 	"strconv"
+
+	"github.com/twosettle/twosettle/engine/session"
 )
 
 // Command is what the harness can do to a host (HostPort.Apply). Commands from the model
@@ -28,11 +30,16 @@ type OpenSession struct {
 type CloseSession struct{ Session string }
 
 // Send queues a user message in the Session's inbox (Target next-turn: a prompt; next-step:
-// a steer, AGENT-1) and wakes the agent. The source kind is "user".
+// a steer, AGENT-1) and wakes the agent. The source kind is "user" unless Source is set.
 type Send struct {
 	Session string
 	Target  string
 	Text    string
+	// Source, when its Kind is set, is recorded on the message as it is: input from
+	// another producer or from history (a user-question-reply written by an older host or
+	// another tool, whose text need not be what answer() writes: NODE-2, PROJ-8). The zero
+	// value is the user's own message (kind user).
+	Source session.Source
 }
 
 // Header has the model request a header: the host appends request/header with its
@@ -174,7 +181,11 @@ func (c OpenSession) String() string {
 }
 func (c CloseSession) String() string { return "close-session " + c.Session }
 func (c Send) String() string {
-	return "send " + c.Session + " " + c.Target + " " + JSONString(c.Text)
+	s := "send " + c.Session + " " + c.Target + " " + JSONString(c.Text)
+	if c.Source.Kind != "" {
+		s += " source=" + c.Source.String()
+	}
+	return s
 }
 func (c Header) String() string {
 	if c.Tools == "" {
