@@ -46,6 +46,8 @@ type Options struct {
 	Library   []harness.Entry
 	// OnRow is called with each mutant's row as it finishes (in any order).
 	OnRow func(Row)
+
+	baselineFails func(seed uint64) bool // tests: stands in for the correct engine's verdict
 }
 
 // Row is one mutant's line of the kill matrix.
@@ -156,7 +158,7 @@ func Run(ctx context.Context, opts Options) (*Matrix, error) {
 	}
 	m := &Matrix{Rows: make([]Row, len(infos)), Start: opts.Start, Seeds: opts.Seeds, Budget: opts.Budget, Workers: opts.Workers}
 	start := time.Now()
-	base := &baseline{verdicts: map[uint64]bool{}}
+	base := &baseline{verdicts: map[uint64]bool{}, override: opts.baselineFails}
 	var next int
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -193,9 +195,14 @@ func Run(ctx context.Context, opts Options) (*Matrix, error) {
 type baseline struct {
 	mu       sync.Mutex
 	verdicts map[uint64]bool // seed -> the correct engine fails it
+	// override replaces the correct engine's verdict (tests of the differential rule).
+	override func(seed uint64) bool
 }
 
 func (b *baseline) fails(r *explore.Runner, seed uint64) bool {
+	if b.override != nil {
+		return b.override(seed)
+	}
 	b.mu.Lock()
 	v, ok := b.verdicts[seed]
 	b.mu.Unlock()
