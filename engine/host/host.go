@@ -179,20 +179,26 @@ func (h *Host) advance(now int64) error {
 		h.svc.Advance(h.now)
 		h.rt.Fire(h.now)
 		h.svc.Fire(h.now)
-		for len(h.expired) > 0 {
-			// MUTANT expiry-aborts-turn: the expiry cancels the calling turn too.
-			id := h.expired[0]
-			h.expired = h.expired[1:]
-			_ = h.rt.CancelTurn(id, true)
-			h.releaseContexts()
-		}
+		h.abortExpiredTurns()
 	}
 	if now > h.now {
 		h.now = now
 	}
 	h.svc.Advance(h.now)
 	h.rt.Fire(h.now)
+	h.abortExpiredTurns() // an expiry inside the command itself (a claim after the deadline)
 	return nil
+}
+
+// abortExpiredTurns is MUTANT expiry-aborts-turn: every unattended expiry cancels the
+// calling turn too. Without the mutant nothing is ever queued here.
+func (h *Host) abortExpiredTurns() {
+	for len(h.expired) > 0 {
+		id := h.expired[0]
+		h.expired = h.expired[1:]
+		_ = h.rt.CancelTurn(id, true)
+		h.releaseContexts()
+	}
 }
 
 // NextDeadline is the earliest armed timer: the waits' and the runtime's (write windows,
