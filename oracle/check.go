@@ -37,6 +37,8 @@ type Checker struct {
 	evOrder  []*gwEvent
 	streams  map[streamKey]*stream
 	fgs      map[fgKey]*foreground
+	waits    map[fgKey]*foreground // the foreground owning each live host wait
+	hostMode int                   // the host's tool mode, once the trace shows it
 	active   []*foreground
 	directs  map[string]*directOp
 	rpcs     map[rpcKey]*rpcCall
@@ -108,6 +110,10 @@ type applyCtx struct {
 	replayed     []*gwEvent
 	abortSession string // CancelTurn or CloseSession target
 	closing      bool   // CloseSession
+
+	// a Restart between commands: timers due at its instant fire before the crash, so the
+	// Apply's effects before the first repair closer belong to the host that crashes
+	restartPending bool
 }
 
 type replyInsert struct {
@@ -128,6 +134,8 @@ func (c *Checker) reset(t *trace.Trace) {
 	c.evOrder = c.evOrder[:0]
 	c.streams = map[streamKey]*stream{}
 	c.fgs = map[fgKey]*foreground{}
+	c.waits = map[fgKey]*foreground{}
+	c.hostMode = hostModeUnknown
 	c.active = c.active[:0]
 	c.directs = map[string]*directOp{}
 	c.rpcs = map[rpcKey]*rpcCall{}
@@ -287,8 +295,9 @@ func (c *Checker) beginApply(i int, cmd wire.Command) {
 		c.openSession(x)
 	case wire.CloseSession:
 		ap.abortSession, ap.closing = x.Session, true
-		c.parentAbort(x.Session, i)
+		c.parentAbort(x.Session, i, true)
 		if s := c.sessions[x.Session]; s != nil {
+			s.childLive = false // disposed: it comes back as a resumed root (CALLER-3)
 			for _, o := range c.sessOrder {
 				if o.owner == x.Session {
 					o.childLive = false
@@ -297,7 +306,7 @@ func (c *Checker) beginApply(i int, cmd wire.Command) {
 		}
 	case wire.CancelTurn:
 		ap.abortSession = x.Session
-		c.parentAbort(x.Session, i)
+		c.parentAbort(x.Session, i, false)
 	case wire.Direct:
 		c.directCmd(i, x)
 	case wire.Connect:
@@ -313,7 +322,11 @@ func (c *Checker) beginApply(i int, cmd wire.Command) {
 	case wire.Call:
 		c.rpcs[rpcKey{x.Client, x.RPCID}] = &rpcCall{rec: i, endpoint: x.Endpoint, args: x.Args}
 	case wire.Restart:
-		c.restart(i)
+		if x.CutAfter < 0 {
+			ap.restartPending = true
+		} else {
+			c.restart(i) // the crash lies inside the previous Apply: no timer fires before it
+		}
 	}
 }
 
@@ -354,6 +367,10 @@ func (c *Checker) openSession(x wire.OpenSession) {
 
 // hostEffect processes one effect of the current Apply.
 func (c *Checker) hostEffect(i int, e wire.Effect) {
+	if a, ok := e.(wire.Appended); ok && c.ap.restartPending && c.afterCrash(a) {
+		c.ap.restartPending = false
+		c.restart(c.ap.idx)
+	}
 	switch x := e.(type) {
 	case wire.Appended:
 		c.appended(i, x)
@@ -421,6 +438,29 @@ func (c *Checker) persistedEffect(i int, x wire.Persisted) {
 	s.persisted, s.persRec = x.Through, i
 }
 
+// afterCrash reports whether an append in a Restart's Apply comes from the restarted
+// host: it goes back into the log (the durable prefix), or it is something no timer of
+// the crashing host appends. Those timers (due at the Restart's instant under an exact
+// runner) settle tool calls: a tool/result other than the repair, a run_code sub-call's
+// dispatch. A repair closer, the turn a cold load wakes into, or an event of another
+// time are the restarted host's. Anything before it was done by the host that crashed.
+func (c *Checker) afterCrash(a wire.Appended) bool {
+	s := c.sessions[a.Session]
+	if s == nil {
+		return false
+	}
+	if a.Event.Seq < len(s.log) || (!c.opts.LazyTimers && a.Event.Time != c.ap.now) {
+		return true
+	}
+	switch d := a.Event.Data.(type) {
+	case session.ToolResult:
+		return d.Err.Code == session.ToolOutcomeUnknown
+	case session.PTCDispatch, session.PTCDispatchStart:
+		return false
+	}
+	return true
+}
+
 // restart crashes the host: every Session keeps its persisted prefix, everything volatile
 // is gone, and the next events of each Session must be its repair closers.
 func (c *Checker) restart(i int) {
@@ -483,6 +523,10 @@ func (c *Checker) restart(i int) {
 func (c *Checker) endApply() {
 	if !c.ap.on {
 		return
+	}
+	if c.ap.restartPending {
+		c.ap.restartPending = false
+		c.restart(c.ap.idx)
 	}
 	if c.ap.limit < 0 {
 		// a crash cut this Apply: its "by the end of the Apply" obligations never came due

@@ -3,6 +3,7 @@ package oracle
 import (
 	"strconv"
 
+	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/trace"
 )
@@ -16,7 +17,13 @@ type clientModel struct {
 	events  map[string]*clientEvent
 	streams map[string]*clientStream
 	results map[string]*clientResult // by RPC id: outcomes awaiting their HTTP reply
-	frozen  map[fgKey]bool           // edited or taken time on (CD-4): for good on this client
+	frozen  map[fgKey]int            // edited or taken time on (CD-4), for good on this client: the input's record
+	frozeAt map[fgKey]int            // the page load (reloads so far) of each freeze
+	nq      map[fgKey]int            // question count of the requests and rows seen for a call (-1: several)
+	reloads int
+	cards   map[fgKey]bool // call-keyed cards the page may hold (true: never swept)
+	settled map[fgKey]bool // calls the last update showed settled and not active
+	torn    bool           // the questions UI was torn down (no reconciliation)
 
 	cur        int
 	submit     bool // the current input is the user's submit
@@ -27,6 +34,7 @@ type clientModel struct {
 type clientEvent struct {
 	id, session, call string
 	timed, keyed      bool
+	question          bool // a question request for a Session: it has a card
 	done              bool
 	rec               int
 }
@@ -51,7 +59,7 @@ func (c *Checker) client(name string) *clientModel {
 	cm := c.clients[name]
 	if cm == nil {
 		cm = &clientModel{name: name, events: map[string]*clientEvent{}, streams: map[string]*clientStream{},
-			results: map[string]*clientResult{}, frozen: map[fgKey]bool{}}
+			results: map[string]*clientResult{}, frozen: map[fgKey]int{}, frozeAt: map[fgKey]int{}, nq: map[fgKey]int{}, cards: map[fgKey]bool{}, settled: map[fgKey]bool{}}
 		c.clients[name] = cm
 	}
 	return cm
@@ -83,12 +91,26 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 			}
 		case wire.Waterfall:
 			ev := &clientEvent{id: f.EventID, session: f.AgentID, rec: i}
+			nq := -1
 			if gev := c.events[f.EventID]; gev != nil {
-				ev.call, ev.keyed, ev.timed = gev.callID, gev.keyed, gev.timed
-			} else if req, err := wire.ParseQuestionRequest(f.Request); err == nil && req.Wait != nil {
-				ev.call, ev.keyed, ev.timed = req.Wait.CallID, true, req.Wait.Timed
+				ev.call, ev.keyed, ev.timed, nq = gev.callID, gev.keyed, gev.timed, gev.nq
+			} else if req, err := wire.ParseQuestionRequest(f.Request); err == nil {
+				nq = len(req.Questions)
+				if req.Wait != nil {
+					ev.call, ev.keyed, ev.timed = req.Wait.CallID, true, req.Wait.Timed
+				}
 			}
 			cm.events[f.EventID] = ev
+			if f.Event == wire.EventQuestionsRequest && f.AgentID != "" {
+				ev.question = true
+				if ev.call != "" {
+					k := fgKey{ev.session, ev.call}
+					if _, ok := cm.cards[k]; !ok {
+						cm.cards[k] = false
+					}
+					cm.sawQuestions(k, nq)
+				}
+			}
 		case wire.Cancel:
 			if ev := cm.events[f.EventID]; ev != nil {
 				ev.done = true
@@ -108,6 +130,8 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 			if st := cm.streams[f.StreamID]; st != nil {
 				st.ended = true
 			}
+		case wire.SessionUpdate:
+			cm.reconcile(f)
 		case wire.StreamError:
 			if st := cm.streams[f.StreamID]; st != nil {
 				st.ended = true
@@ -121,26 +145,77 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 		}
 		clear(cm.events)
 		clear(cm.results)
+		if _, ok := x.(wire.Reload); ok {
+			clear(cm.cards) // a new page: its cards come from the next updates and replays
+			cm.reloads++
+			clear(cm.settled)
+			cm.torn = false
+		}
 	case wire.User:
 		a := x.Action
+		switch a.Kind {
+		case wire.ActReopen:
+			if k, ok := cm.cardKey(a); ok && a.Card != "" {
+				// a settled call's row opens a read-only review panel, which no
+				// reconciliation sweeps (ROW-1); any other reopen republishes a card
+				cm.cards[k] = cm.cards[k] || cm.settled[k]
+			}
+		case wire.ActTeardown:
+			// every card is removed with its draft and disposition (CARD-12, DRAFT-3)
+			cm.torn = true
+			clear(cm.cards)
+			clear(cm.frozen)
+		}
 		switch a.Kind {
 		case wire.ActSubmit, wire.ActNext:
 			cm.submit = true // the primary button submits on the last question
 		case wire.ActSkip:
 			cm.submit = true // skip on the last question submits (spec §6.6)
 			if k, ok := cm.cardKey(a); ok {
-				cm.frozen[k] = true // a draft mutation (CD-4)
+				cm.freeze(k, i) // a draft mutation (CD-4)
 			}
 		case wire.ActType, wire.ActChoose, wire.ActTakeTime:
 			if k, ok := cm.cardKey(a); ok {
-				cm.frozen[k] = true
+				cm.freeze(k, i)
 			}
 		}
 	}
 }
 
-// cardKey resolves the card a user action names: a call id, or the composer seat when the
-// client holds exactly one live timed request.
+func (cm *clientModel) freeze(k fgKey, rec int) {
+	if _, ok := cm.frozen[k]; !ok {
+		cm.frozen[k], cm.frozeAt[k] = rec, cm.reloads
+	}
+}
+
+// sawQuestions records the question count of a request or row for k.
+func (cm *clientModel) sawQuestions(k fgKey, n int) {
+	if old, ok := cm.nq[k]; !ok {
+		cm.nq[k] = n
+	} else if old != n {
+		cm.nq[k] = -1
+	}
+}
+
+// frozenBefore reports whether k was frozen by an input before the current one: the
+// client runs its due countdown ticks before it handles an input, so an expiry in the
+// Apply of the edit itself came first. Across a reload the freeze survives with the
+// stored draft, which a card restores only if it fits its question set (DRAFT-2): when
+// the call was asked with different question counts, that is not known.
+func (cm *clientModel) frozenBefore(k fgKey) bool {
+	rec, ok := cm.frozen[k]
+	if !ok || rec >= cm.cur {
+		return false
+	}
+	return cm.frozeAt[k] == cm.reloads || cm.nq[k] >= 0
+}
+
+// cardKey resolves the card a user action names: a call id, or the composer seat when
+// the page can hold only one card there. The seat shows the latest published card, which
+// the trace does not show, so the composer seat is attributed only when every card the
+// page may hold in the Session(s) addressed is one call's: the call-keyed cards of the
+// requests and projection rows it received, until a reconciliation sweeps them (no row,
+// no request left: CARD-8), and the unkeyed card of each request still live (CARD-11).
 func (cm *clientModel) cardKey(a wire.UserAction) (fgKey, bool) {
 	if a.Card != "" && a.Card[0] != '#' {
 		if a.Session != "" {
@@ -156,6 +231,11 @@ func (cm *clientModel) cardKey(a wire.UserAction) (fgKey, bool) {
 				return fgKey{st.session, st.call}, true
 			}
 		}
+		for k := range cm.cards {
+			if k.callID == a.Card {
+				return k, true
+			}
+		}
 		return fgKey{}, false
 	}
 	if a.Card != "" {
@@ -163,12 +243,98 @@ func (cm *clientModel) cardKey(a wire.UserAction) (fgKey, bool) {
 	}
 	var k fgKey
 	n := 0
+	for c := range cm.cards {
+		if a.Session == "" || a.Session == c.session {
+			k, n = c, n+1
+		}
+	}
 	for _, ev := range cm.events {
-		if ev.timed && !ev.done && (a.Session == "" || a.Session == ev.session) {
-			k, n = fgKey{ev.session, ev.call}, n+1
+		if ev.question && !ev.done && ev.call == "" && (a.Session == "" || a.Session == ev.session) {
+			n++ // an unkeyed card
 		}
 	}
 	return k, n == 1
+}
+
+// reconcile mirrors the client's sweep on a SessionUpdate (CARD-8): a call-keyed card
+// whose call the update does not list and that no live request of the client holds is
+// removed, with its draft and its Take time disposition (DRAFT-3). Rows only add cards
+// here (a superset of the cards the client keeps, so the seat is never misread).
+func (cm *clientModel) reconcile(f wire.SessionUpdate) {
+	if f.Session == "" {
+		return
+	}
+	listed := func(call string) bool {
+		for _, r := range f.Questions.Active {
+			if r.CallID == call {
+				return true
+			}
+		}
+		return false
+	}
+	for _, r := range f.Questions.Active {
+		if r.CallID != "" {
+			k := fgKey{f.Session, r.CallID}
+			if _, ok := cm.cards[k]; !ok {
+				cm.cards[k] = false
+			}
+			cm.sawQuestions(k, len(r.Questions))
+		}
+	}
+	for k := range cm.settled {
+		if k.session == f.Session {
+			delete(cm.settled, k)
+		}
+	}
+	for _, r := range f.Questions.Settled {
+		if !listed(r.CallID) {
+			cm.settled[fgKey{f.Session, r.CallID}] = true
+		}
+	}
+	if cm.torn {
+		return
+	}
+	// the client's rows: a continued row whose reply waits in the inbox is left out
+	// (CARD-9), so its card goes too
+	shown := func(call string) bool {
+		for _, r := range f.Questions.Active {
+			if r.CallID == call {
+				return r.State != wire.StateContinued || !replyQueuedIn(f.Inbox, call)
+			}
+		}
+		return false
+	}
+	for k, sticky := range cm.cards {
+		if k.session != f.Session || shown(k.callID) {
+			continue
+		}
+		live := false
+		for _, ev := range cm.events {
+			if !ev.done && ev.session == k.session && ev.call == k.callID {
+				live = true
+				break
+			}
+		}
+		if !live {
+			// swept (or a review panel): its draft and disposition go either way, so a
+			// later request for the call starts unfrozen
+			delete(cm.frozen, k)
+			if !sticky && !listed(k.callID) {
+				delete(cm.cards, k)
+			}
+		}
+	}
+}
+
+func replyQueuedIn(in wire.InboxView, call string) bool {
+	for _, l := range [2][]session.Message{in.NextStep, in.NextTurn} {
+		for _, m := range l {
+			if m.Source.Kind == session.SourceUserQuestionReply && m.Source.CallID == call {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
@@ -217,7 +383,7 @@ func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
 				case r.ClientTime < st.frameCT+st.rem:
 					c.fail(invClientExpiry, i, cm.name+": countdown expiry for "+ev.call+" at client time "+strconv.FormatInt(r.ClientTime, 10)+
 						", before "+strconv.FormatInt(st.frameCT, 10)+" + "+strconv.FormatInt(st.rem, 10), st.frameRec)
-				case cm.frozen[k]:
+				case cm.frozenBefore(k):
 					c.fail(invClientExpiry, i, cm.name+": countdown expiry for "+ev.call+", a card its user edited or took time on", st.frameRec)
 				}
 			}

@@ -41,6 +41,7 @@ type gwEvent struct {
 	callID    string // wait.callId, "" for an unkeyed request
 	keyed     bool
 	timed     bool
+	nq        int // questions in the request (-1: unreadable)
 	order     int
 	firstRec  int
 	firstAp   int // the Apply that first delivered it
@@ -54,6 +55,7 @@ type gwEvent struct {
 	finishAp   int
 	needs      []connKey // holders owed a cancel at the finish
 	needsRec   []int
+	ambiguous  bool // an unkeyed replay the oracle could not tie to one call
 	hasWinner  bool
 	winner     connKey
 	outcome    wire.Outcome
@@ -156,7 +158,7 @@ func (c *Checker) streamOpen(i int, x wire.StreamOpen) {
 	st := &stream{key: k, endpoint: x.Endpoint, openRec: i, itemRec: -1, endRec: -1}
 	if x.Endpoint == wire.EndpointAttachWait {
 		st.session, st.call = waitArgs(x.Args)
-		st.fg = c.fgs[fgKey{st.session, st.call}]
+		st.fg = c.waitFor(fgKey{st.session, st.call})
 	}
 	c.streams[k] = st
 }
@@ -226,7 +228,7 @@ func (c *Checker) finish(ev *gwEvent, kind string, rec int) {
 	c.ap.finished = append(c.ap.finished, ev)
 	if fg := ev.fg; fg != nil && kind != finishNext && fg.waitEndRec < 0 && fg.mode == modeTimed {
 		fg.waitEndRec = rec
-		if kind == finishAbort && c.ap.abortSession != fg.key.session {
+		if kind == finishAbort && c.ap.abortSession != fg.key.session && fg.parentAbortRec < 0 {
 			if _, restart := c.ap.cmd.(wire.Restart); !restart {
 				c.hostExpiry(fg, rec)
 			}
@@ -302,9 +304,12 @@ func (c *Checker) frame(i int, x wire.SendFrame) {
 func (c *Checker) waterfallFrame(i int, k connKey, f wire.Waterfall, replay bool) {
 	ev := c.events[f.EventID]
 	if ev == nil {
-		ev = &gwEvent{id: f.EventID, name: f.Event, agent: f.AgentID, order: len(c.evOrder), firstRec: i, firstAp: c.ap.idx, winnerRec: -1}
-		if req, err := wire.ParseQuestionRequest(f.Request); err == nil && req.Wait != nil {
-			ev.callID, ev.keyed, ev.timed = req.Wait.CallID, true, req.Wait.Timed
+		ev = &gwEvent{id: f.EventID, name: f.Event, agent: f.AgentID, order: len(c.evOrder), firstRec: i, firstAp: c.ap.idx, winnerRec: -1, nq: -1}
+		if req, err := wire.ParseQuestionRequest(f.Request); err == nil {
+			ev.nq = len(req.Questions)
+			if req.Wait != nil {
+				ev.callID, ev.keyed, ev.timed = req.Wait.CallID, true, req.Wait.Timed
+			}
 		}
 		c.events[f.EventID] = ev
 		c.evOrder = append(c.evOrder, ev)
@@ -312,7 +317,7 @@ func (c *Checker) waterfallFrame(i int, k connKey, f wire.Waterfall, replay bool
 			c.ap.fresh = append(c.ap.fresh, ev)
 		}
 		if f.Event == wire.EventQuestionsRequest {
-			c.linkEvent(i, ev)
+			c.linkEvent(i, ev, replay)
 		}
 	}
 	switch {
@@ -421,7 +426,7 @@ func (c *Checker) gatewayEndApply() {
 	if cn := ap.connect; cn != nil && cn.connected {
 		last := -1
 		for _, ev := range c.evOrder {
-			if ev.firstAp == ap.idx || !c.eventPending(ev, ap.now) {
+			if ev.firstAp == ap.idx || !c.eventPending(ev, ap.now) || (ev.ambiguous && ev.fg == nil) {
 				continue
 			}
 			pos := -1

@@ -271,9 +271,13 @@ var violationCases = []violationCase{
 		})
 		return i
 	}},
-	{inv: "INV-CALLER-ROOT-ONLY", name: "CALLER-2 a child's question reaches a client", base: "timed", break_: func(m *mut) int {
+	{inv: "INV-CALLER-ROOT-ONLY", name: "CALLER-2 a child's blocking question reaches a client", base: "reconnect", break_: func(m *mut) int {
 		m.set(m.find(0, "host in open-session s1"), wire.OpenSession{Session: "s1", Owner: "boss"})
 		return m.find(0, "host out send c1.1 waterfall ev=e1")
+	}},
+	{inv: "INV-CALLER-ROOT-ONLY", name: "CALLER-2 a child's timed call gets a wait", base: "timed", break_: func(m *mut) int {
+		m.set(m.find(0, "host in open-session s1"), wire.OpenSession{Session: "s1", Owner: "boss"})
+		return m.find(0, "wait s1/q1 created")
 	}},
 	{inv: "INV-PROJ-REFOLD", name: "PROJ-4 the host shows a pending call as open", base: "timed", break_: func(m *mut) int {
 		i := m.find(0, "host out send c1.1 session s1 events=11..13")

@@ -104,7 +104,7 @@ func (c *Checker) leaks(f *trace.Final) {
 		for _, w := range h.Waits {
 			k := fgKey{w.Session, w.CallID}
 			held[k] = true
-			fg := c.fgs[k]
+			fg := c.waitFor(k)
 			name := w.Session + "/" + w.CallID
 			switch {
 			case fg == nil || !fg.open():

@@ -3,6 +3,7 @@ package oracle
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -14,44 +15,177 @@ import (
 // frames, pending texts) take a byte-level fast path and fall back to encoding/json only
 // for shapes that are rare in practice.
 
-// askArgs is what the oracle needs of ask_user_question's arguments.
+// askArgs is what the oracle needs of ask_user_question's arguments, read as the tool
+// reads them (engine/questions: a JSON object whose questions array holds {id, question,
+// header?, options?:[{label, description?}], multi_select?} items, every field of its
+// type; the first of repeated keys counts).
 type askArgs struct {
-	ok          bool     // the arguments are a readable object with a questions array
-	ids         []string // question ids, in order
+	ok          bool     // a JSON object whose questions the tool can read
+	empty       bool     // ok, with no question (the service fails it: EMPTY_QUESTIONS)
+	ids         []string // question ids, in order (when ok)
 	dupID       string   // the first repeated id, "" if none
 	hasTimeout  bool     // timeout present and not null
-	timeoutOK   bool     // -1 or an integer 1..2147483
+	timeoutOK   bool     // a number, -1 or an integer 1..2147483
 	timeoutSecs float64
 }
 
 func parseAskArgs(raw string) askArgs {
-	var v struct {
-		Questions []struct {
-			ID string `json:"id"`
-		} `json:"questions"`
-		Timeout json.RawMessage `json:"timeout"`
-	}
-	if err := json.Unmarshal([]byte(raw), &v); err != nil || v.Questions == nil {
+	top, isObj := members([]byte(raw))
+	if !isObj {
 		return askArgs{}
 	}
-	a := askArgs{ok: true}
-	seen := make(map[string]bool, len(v.Questions))
-	for _, q := range v.Questions {
-		a.ids = append(a.ids, q.ID)
-		if seen[q.ID] && a.dupID == "" {
-			a.dupID = q.ID
-		}
-		seen[q.ID] = true
-	}
-	t := bytes.TrimSpace(v.Timeout)
-	if len(t) > 0 && !bytes.Equal(t, []byte("null")) {
+	var a askArgs
+	if t, ok := member(top, "timeout"); ok && jsonKind(t) != 'n' {
 		a.hasTimeout = true
-		if f, err := strconv.ParseFloat(string(t), 64); err == nil && t[0] != '"' {
-			a.timeoutSecs = f
-			a.timeoutOK = f == -1 || (f >= 1 && f <= 2147483 && f == math.Trunc(f))
+		if jsonKind(t) == '0' {
+			if f, err := strconv.ParseFloat(string(bytes.TrimSpace(t)), 64); err == nil {
+				a.timeoutSecs = f
+				a.timeoutOK = f == -1 || (f >= 1 && f <= 2147483 && f == math.Trunc(f))
+			}
+		}
+	}
+	qs, ok := member(top, "questions")
+	if !ok || jsonKind(qs) != '[' {
+		return a
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(qs, &items) != nil {
+		return a
+	}
+	ids := make([]string, 0, len(items))
+	for _, it := range items {
+		id, ok := readQuestion(it)
+		if !ok {
+			return a
+		}
+		ids = append(ids, id)
+	}
+	a.ok, a.empty, a.ids = true, len(ids) == 0, ids
+	for i, id := range ids {
+		for _, prev := range ids[:i] {
+			if prev == id && a.dupID == "" {
+				a.dupID = id
+			}
 		}
 	}
 	return a
+}
+
+// readQuestion checks one question item as the tool does and returns its id.
+func readQuestion(raw json.RawMessage) (string, bool) {
+	ms, ok := members(raw)
+	if !ok {
+		return "", false
+	}
+	id, ok1 := jsonStringMember(ms, "id")
+	_, ok2 := jsonStringMember(ms, "question")
+	if !ok1 || !ok2 {
+		return "", false
+	}
+	if h, ok := member(ms, "header"); ok && jsonKind(h) != '"' {
+		return "", false
+	}
+	if m, ok := member(ms, "multi_select"); ok && jsonKind(m) != 't' {
+		return "", false
+	}
+	if os, ok := member(ms, "options"); ok {
+		var opts []json.RawMessage
+		if jsonKind(os) != '[' || json.Unmarshal(os, &opts) != nil {
+			return "", false
+		}
+		for _, o := range opts {
+			om, ok := members(o)
+			if !ok {
+				return "", false
+			}
+			if _, ok := jsonStringMember(om, "label"); !ok {
+				return "", false
+			}
+			if d, ok := member(om, "description"); ok && jsonKind(d) != '"' {
+				return "", false
+			}
+		}
+	}
+	return id, true
+}
+
+type jsonMember struct {
+	key string
+	val json.RawMessage
+}
+
+// members reads one JSON object's members in order; false when raw is not exactly one
+// object.
+func members(raw []byte) ([]jsonMember, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) < 2 || raw[0] != '{' {
+		return nil, false
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return nil, false
+	}
+	var out []jsonMember
+	for d.More() {
+		t, err := d.Token()
+		if err != nil {
+			return nil, false
+		}
+		k, ok := t.(string)
+		if !ok {
+			return nil, false
+		}
+		var v json.RawMessage
+		if d.Decode(&v) != nil {
+			return nil, false
+		}
+		out = append(out, jsonMember{k, v})
+	}
+	if t, err := d.Token(); err != nil || t != json.Delim('}') {
+		return nil, false
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, false
+	}
+	return out, true
+}
+
+// member is the first member called key (the tool's reader keeps the first).
+func member(ms []jsonMember, key string) (json.RawMessage, bool) {
+	for _, m := range ms {
+		if m.key == key {
+			return m.val, true
+		}
+	}
+	return nil, false
+}
+
+func jsonStringMember(ms []jsonMember, key string) (string, bool) {
+	v, ok := member(ms, key)
+	if !ok || jsonKind(v) != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(v, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// jsonKind is a JSON value's kind: '"' string, '{' object, '[' array, 't' boolean, 'n'
+// null, '0' number.
+func jsonKind(v []byte) byte {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return 0
+	}
+	switch v[0] {
+	case '"', '{', '[', 'n':
+		return v[0]
+	case 't', 'f':
+		return 't'
+	}
+	return '0'
 }
 
 // timedHeader reports whether a request/header's tools declare the timed schema:

@@ -64,7 +64,7 @@ func classifyText(text string, isError bool, err session.ErrorInfo) fgResult {
 func isPending(text string) bool { p, _ := pendingInfo(text); return p }
 
 func (c *Checker) toolResult(s *sessModel, d session.ToolResult, rec int) {
-	fg := c.fgs[fgKey{s.id, d.CallID}]
+	fg := c.fgOf(fgKey{s.id, d.CallID}, fgTool)
 	if fg == nil || fg.kind != fgTool {
 		return
 	}
@@ -72,7 +72,7 @@ func (c *Checker) toolResult(s *sessModel, d session.ToolResult, rec int) {
 }
 
 func (c *Checker) ptcResult(s *sessModel, d session.PTCDispatch, rec int) {
-	fg := c.fgs[fgKey{s.id, d.SubCallID}]
+	fg := c.fgOf(fgKey{s.id, d.SubCallID}, fgPTC)
 	if fg == nil || fg.kind != fgPTC {
 		return
 	}
@@ -256,7 +256,7 @@ func (c *Checker) foregroundResult(fg *foreground, r fgResult, rec int) {
 			c.fail(invGWNextOnly, rec, name+": NO_PROVIDER surfaced from a timed wait; it must hold until the deadline", fg.startRec)
 		case ev != nil && !(ev.finished && ev.finishKind == finishNext):
 			c.fail(invGWNextOnly, rec, name+": NO_PROVIDER while ev="+ev.id+" was not passed by every client it was delivered to", ev.firstRec)
-		case ev == nil && (fg.mode == modeBlocking || fg.connectedAt == 0) && !(fg.kind == fgDirect && c.directAgent(fg) != wire.AgentLive):
+		case ev == nil && (fg.mode == modeBlocking || fg.connectedAt == 0) && !fg.ambiguous && !(fg.kind == fgDirect && c.directAgent(fg) != wire.AgentLive):
 			c.fail(invGWNextOnly, rec, name+": NO_PROVIDER but the request was never delivered and passed: it must wait for a client", fg.startRec)
 		}
 	}

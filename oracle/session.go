@@ -162,6 +162,14 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 	switch d := e.Data.(type) {
 	case session.RequestHeader:
 		s.timed = c.timedHeader(d.Tools)
+		if h, ok := c.ap.cmd.(wire.Header); check && c.ap.on && ok && h.Session == s.id && h.Tools == "" {
+			// the host's own schema: its tool mode (TOOL-1, TOOL-2)
+			if s.timed {
+				c.learnHostMode(hostTimed)
+			} else {
+				c.learnHostMode(hostLegacy)
+			}
+		}
 	case session.TurnStart:
 		if s.turnOpen {
 			fail(invLogNesting, "turn/start "+strconv.Itoa(d.Turn)+" while turn "+strconv.Itoa(s.turn)+" is open")
@@ -232,7 +240,7 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 			}
 			s.calls2[d.CallID] = &callInfo{legacy: !s.timed, ids: args.ids, rec: rec}
 			if check {
-				c.askCall(s, d.CallID, !s.timed, args, rec)
+				c.askCall(s, d.CallID, args, rec)
 			}
 		}
 	case session.ToolResult:
@@ -261,6 +269,15 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 			}
 		}
 		s.calls = append(s.calls[:i], s.calls[i+1:]...)
+		// run_code's result ends its sub-calls: one the repair cut off is never settled
+		// (AGENT-4), and a later call may reuse the parent's id
+		kept := s.ptc[:0]
+		for _, p := range s.ptc {
+			if p.parent != d.CallID {
+				kept = append(kept, p)
+			}
+		}
+		s.ptc = kept
 		if check && oc.name == questions.ToolName {
 			c.toolResult(s, d, rec)
 		}

@@ -36,6 +36,15 @@ type foreground struct {
 	mode     int
 	argMs    int64 // timeout from the arguments (ms), 0 if absent
 	dupID    string
+	args     askArgs // a tool call's arguments (its mode may be resolved later)
+	deferred bool    // a tool call made before the trace showed the host's tool mode
+
+	refused   bool // a child's call: it fails before any answerer, with no wait (CALLER-2)
+	noAsk     bool // it fails before any answerer is reached (unreadable or empty batch, pre-aborted)
+	dupWait   bool // another live wait holds its (Session, call id): DUPLICATE_WAIT, no wait of its own
+	askOnly   bool // a direct blocking ask(): never a host wait, whatever its request's wait says
+	selfAbort bool // a direct call whose own signal was aborted before the call
+	ambiguous bool // a request first seen as a replay may be this call's
 
 	deadline   int64
 	dlKnown    bool
@@ -79,6 +88,15 @@ func (c *Checker) newForeground(key fgKey, kind, rec int) *foreground {
 
 // setTimed marks the foreground as a timed wait and fixes its deadline when known.
 func (c *Checker) setTimed(fg *foreground, rec int, why string) {
+	if fg.deferred {
+		c.learnHostMode(hostTimed)
+	}
+	if fg.refused {
+		c.fail(invCallerRootOnly, rec, fg.key.session+"/"+fg.key.callID+": a call of a child owned by a live agent got a timed wait ("+why+")", fg.startRec)
+	}
+	if w := c.liveWait(fg.key); w == nil {
+		c.waits[fg.key] = fg
+	}
 	switch fg.mode {
 	case modeLegacy, modeBlocking, modeInvalid:
 		c.fail(invToolMode, rec, fg.key.session+"/"+fg.key.callID+": a call in "+modeName(fg.mode)+" mode got a timed wait ("+why+")", fg.startRec)
@@ -115,7 +133,7 @@ func modeName(m int) string {
 // expiryAt is the instant a correct host expires the wait if nothing else ends it: the
 // first instant at or after the deadline with no claim held (WAIT-3, WAIT-5).
 func (fg *foreground) expiryAt() (int64, bool) {
-	if fg.mode != modeTimed || !fg.dlKnown || fg.claims > 0 {
+	if fg.mode != modeTimed || !fg.dlKnown || fg.claims > 0 || fg.refused || fg.noAsk || fg.dupWait {
 		return 0, false
 	}
 	if fg.unclaimedSince > fg.deadline {
@@ -126,12 +144,56 @@ func (fg *foreground) expiryAt() (int64, bool) {
 
 func (fg *foreground) open() bool { return fg.resultRec < 0 && !fg.lost && fg.waitEndRec < 0 }
 
-// askCall starts the foreground of a model ask_user_question call.
-func (c *Checker) askCall(s *sessModel, callID string, legacy bool, a askArgs, rec int) {
+// Host tool modes (TOOL-1, TOOL-4): the host's configuration decides the tool's path,
+// whatever a request/header says (the header decides only what the projection tracks,
+// PROJ-2). The trace shows it in the host's own header (a Header command without tools)
+// or in how it runs a call (a request with or without a wait, a timed wait, pending).
+const (
+	hostModeUnknown = iota
+	hostLegacy
+	hostTimed
+)
+
+// learnHostMode records the host's tool mode and resolves the calls made before it was
+// known.
+func (c *Checker) learnHostMode(m int) {
+	if c.hostMode != hostModeUnknown || m == hostModeUnknown {
+		return
+	}
+	c.hostMode = m
+	for _, fg := range c.active {
+		if fg.deferred {
+			c.resolveMode(fg)
+		}
+	}
+}
+
+// askCall starts the foreground of a model ask_user_question call. A call of a child
+// owned by a live agent fails before any answerer (CALLER-2).
+func (c *Checker) askCall(s *sessModel, callID string, a askArgs, rec int) {
 	fg := c.newForeground(fgKey{s.id, callID}, fgTool, rec)
-	switch {
-	case legacy:
+	fg.args, fg.refused = a, s.childLive
+	if c.hostMode == hostModeUnknown {
+		fg.deferred = true
+		return
+	}
+	c.resolveMode(fg)
+}
+
+// resolveMode classifies a tool call by the host's tool mode and its arguments, as the
+// tool does (engine/questions Tool.Execute).
+func (c *Checker) resolveMode(fg *foreground) {
+	fg.deferred = false
+	a := fg.args
+	fg.noAsk = fg.noAsk || fg.refused || !a.ok || a.empty
+	if c.hostMode == hostLegacy {
 		fg.mode = modeLegacy
+		return
+	}
+	if fg.kind == fgPTC {
+		return // a timed-tool sub-call: its mode and wait are known from evidence
+	}
+	switch {
 	case !a.ok:
 		fg.mode = modeInvalid
 	case a.dupID != "":
@@ -150,15 +212,61 @@ func (c *Checker) askCall(s *sessModel, callID string, legacy bool, a askArgs, r
 	if fg.mode == modeTimed {
 		fg.deadline, fg.dlKnown, fg.dlFromArgs = fg.start+fg.argMs, true, true
 	}
+	if (fg.mode == modeTimed || fg.mode == modeUnknown) && !fg.noAsk {
+		if w := c.liveWait(fg.key); w != nil && w != fg {
+			fg.dupWait = true // ASK-7: the live wait stays, this call fails DUPLICATE_WAIT
+		} else if fg.mode == modeTimed {
+			c.waits[fg.key] = fg
+		}
+	}
 }
 
-// ptcAsk starts the foreground of a run_code sub-call of ask_user_question. Its mode is
-// known only from evidence (the header lists run_code only).
+// liveWait is the foreground whose host wait for key is live, as far as the trace shows:
+// the registry of waits is keyed by (agent, call id) and a call that shares one (a
+// refused duplicate, a direct ask) never replaces it.
+func (c *Checker) liveWait(k fgKey) *foreground {
+	if w := c.waits[k]; w != nil && (w.noteLive || w.open()) && !w.lost {
+		return w
+	}
+	return nil
+}
+
+// waitFor is the foreground a wait note or a claim stream for key belongs to: the live
+// wait, else the latest foreground of key.
+func (c *Checker) waitFor(k fgKey) *foreground {
+	if w := c.liveWait(k); w != nil {
+		return w
+	}
+	return c.fgs[k]
+}
+
+// fgOf is the latest foreground of key of the given kind still waiting for its result.
+func (c *Checker) fgOf(k fgKey, kind int) *foreground {
+	if fg := c.fgs[k]; fg != nil && fg.kind == kind && fg.resultRec < 0 {
+		return fg
+	}
+	for j := len(c.active) - 1; j >= 0; j-- {
+		if fg := c.active[j]; fg.key == k && fg.kind == kind {
+			return fg
+		}
+	}
+	return c.fgs[k]
+}
+
+// ptcAsk starts the foreground of a run_code sub-call of ask_user_question. Under the
+// legacy tool it is a legacy call; under the timed tool its mode is known only from
+// evidence (the header lists run_code only).
 func (c *Checker) ptcAsk(s *sessModel, sub string, a askArgs, rec int) {
 	fg := c.newForeground(fgKey{s.id, sub}, fgPTC, rec)
+	fg.args, fg.refused = a, s.childLive
 	if a.ok && a.hasTimeout && a.timeoutOK && a.timeoutSecs > 0 {
 		fg.argMs = int64(a.timeoutSecs * 1000)
 	}
+	if c.hostMode == hostModeUnknown {
+		fg.deferred = true
+		return
+	}
+	c.resolveMode(fg)
 }
 
 // directOp is a Direct command awaiting its DirectResult.
@@ -182,34 +290,54 @@ func (c *Checker) directCmd(i int, x wire.Direct) {
 	}
 	switch x.Op {
 	case wire.OpAskTimed:
-		fg := c.newForeground(fgKey{x.Session, d.body.CallID}, fgDirect, i)
+		key := fgKey{x.Session, d.body.CallID}
+		live := c.liveWait(key)
+		fg := c.newForeground(key, fgDirect, i)
 		fg.directID = x.ID
 		if t := d.body.TimeoutMs; t != nil && *t >= 1 && *t <= 2147483647 && *t == float64(int64(*t)) {
 			fg.argMs = int64(*t)
 			fg.deadline, fg.dlKnown, fg.dlFromArgs = fg.start+fg.argMs, true, true
+			if live != nil {
+				fg.dupWait = true // ASK-7
+			} else if !d.stale {
+				c.waits[key] = fg
+			}
 		}
+		if d.body.Aborted {
+			// WAIT-9: the wait closes at once with the parent's reason (ASK_ABORTED)
+			fg.parentAbortRec, fg.selfAbort, fg.noAsk = i, true, true
+		}
+		fg.refused = d.stale
 		d.fg = fg
 	case wire.OpAsk:
 		key := fgKey{x.Session, "direct:" + x.ID}
 		fg := c.newForeground(key, fgDirect, i)
-		fg.directID, fg.mode = x.ID, modeLegacy
+		fg.directID, fg.mode, fg.askOnly = x.ID, modeLegacy, true
 		if d.body.Wait != nil && d.body.Wait.CallID != "" {
 			delete(c.fgs, key)
 			fg.key = fgKey{x.Session, d.body.Wait.CallID}
 			c.fgs[fg.key] = fg
+			// a blocking ask(): its request carries the caller's wait, timed or not, but
+			// no host wait is behind it (only askTimed makes one; WAIT-7, CLAIM-5)
 			fg.mode = modeBlocking
-			if d.body.Wait.Timed {
-				fg.mode = modeUnknown
-			}
 		}
+		if d.body.Aborted {
+			fg.parentAbortRec, fg.selfAbort, fg.noAsk = i, true, true // ASK-1
+		}
+		if len(questionIDs(d.body.Questions)) == 0 {
+			fg.noAsk = true // ASK-2
+		}
+		fg.refused = d.stale
 		d.fg = fg
 	}
 }
 
 // linkEvent ties a newly seen question request to its foreground: by wait.callId, or, for
 // an unkeyed request, to the one unlinked unkeyed foreground of that Session started in
-// this Apply.
-func (c *Checker) linkEvent(i int, ev *gwEvent) {
+// this Apply. A request first seen as a replay on connect was forwarded while no client
+// was connected: it is tied to the one unlinked unkeyed foreground of its Session still
+// waiting (the calls that may be its are marked ambiguous when there are several).
+func (c *Checker) linkEvent(i int, ev *gwEvent, replay bool) {
 	if ev.keyed {
 		fg := c.fgs[fgKey{ev.agent, ev.callID}]
 		if fg == nil {
@@ -219,9 +347,16 @@ func (c *Checker) linkEvent(i int, ev *gwEvent) {
 			return
 		}
 		fg.event, ev.fg = ev, fg
+		if fg.deferred {
+			c.learnHostMode(hostTimed) // the legacy tool forwards no wait (TOOL-1)
+		}
 		switch {
+		case fg.refused:
+			// INV-CALLER-ROOT-ONLY (waterfallFrame)
 		case fg.mode == modeInvalid:
 			c.fail(invToolMode, i, ev.agent+"/"+ev.callID+": an invalid call reached a client instead of failing first", fg.startRec)
+		case fg.askOnly:
+			// a direct ask() forwards the caller's wait as it is
 		case ev.timed:
 			c.setTimed(fg, i, "timed request")
 		case fg.mode == modeTimed || fg.mode == modeLegacy:
@@ -231,16 +366,65 @@ func (c *Checker) linkEvent(i int, ev *gwEvent) {
 		}
 		return
 	}
+	unkeyed := func(fg *foreground) bool {
+		return fg.key.session == ev.agent && fg.event == nil && !fg.refused &&
+			(fg.mode == modeLegacy || fg.mode == modeInvalid || (fg.kind == fgPTC && fg.mode == modeUnknown) || fg.deferred)
+	}
 	var cand *foreground
 	n := 0
 	for _, fg := range c.active {
-		if fg.key.session == ev.agent && fg.event == nil && fg.startRec >= c.ap.idx &&
-			(fg.mode == modeLegacy || fg.mode == modeInvalid || (fg.kind == fgPTC && fg.mode == modeUnknown)) {
+		if unkeyed(fg) && fg.startRec >= c.ap.idx {
 			cand, n = fg, n+1
+		}
+	}
+	if n == 0 && replay {
+		// Replays come in forwarding order, and the calls forwarded with no wait and still
+		// waiting are pending in the gateway: the first of them is this request's. A call
+		// whose mode is not known yet may have been forwarded with a wait instead: then the
+		// link is not certain, and the calls are marked ambiguous.
+		var first *foreground
+		certain, unsure := 0, 0
+		for pass := 0; pass < 2; pass++ {
+			first, certain, unsure = nil, 0, 0
+			for _, fg := range c.active {
+				if !unkeyed(fg) || !fg.open() || fg.noAsk || fg.mode == modeInvalid ||
+					(c.hostMode == hostTimed && fg.kind == fgPTC && fg.mode == modeUnknown) {
+					continue
+				}
+				if fg.mode == modeLegacy {
+					certain++
+				} else {
+					unsure++
+				}
+				if first == nil {
+					first = fg
+				}
+			}
+			if certain > 0 || unsure == 0 {
+				break
+			}
+			// only calls of unknown mode could be its: the timed tool forwards wait
+			// {callId}, so the host runs the legacy tool (TOOL-1)
+			c.learnHostMode(hostLegacy)
+		}
+		if unsure > 0 {
+			ev.ambiguous = true
+			for _, fg := range c.active {
+				if unkeyed(fg) && fg.open() {
+					fg.ambiguous = true
+				}
+			}
+			return
+		}
+		if first != nil {
+			cand, n = first, 1
 		}
 	}
 	if n == 1 {
 		cand.event, ev.fg = ev, cand
+		if cand.deferred {
+			c.learnHostMode(hostLegacy) // the timed tool forwards wait {callId} (TOOL-4)
+		}
 		if cand.mode == modeUnknown {
 			cand.mode = modeLegacy // a sub-call forwarded with no wait: the legacy tool
 		}
@@ -257,14 +441,24 @@ func (c *Checker) linkEvent(i int, ev *gwEvent) {
 	}
 }
 
-func (c *Checker) parentAbort(session string, i int) {
+// parentAbort runs at a turn cancel (session's own calls) or a session close (also the
+// calls of the live children it owns, which Close disposes first): the turn's signal
+// aborts, and with it every forwarded request of those calls (GW-3) and every timed
+// wait (WAIT-9). A direct call has its own signal: only a close reaches it (the agent's
+// gateway context is released).
+func (c *Checker) parentAbort(session string, i int, closing bool) {
 	for _, fg := range c.active {
-		s := c.sessions[fg.key.session]
-		if e, ok := fg.expiryAt(); (ok && c.recs[i].Time >= e) || !fg.open() {
+		if e, ok := fg.expiryAt(); (ok && c.recs[i].Time >= e) || !fg.open() || fg.parentAbortRec >= 0 {
 			continue // the wait already ended (its result may still wait for earlier calls)
 		}
-		if (fg.key.session == session || (s != nil && s.owner == session)) && fg.parentAbortRec < 0 {
-			fg.parentAbortRec = i
+		s := c.sessions[fg.key.session]
+		child := closing && s != nil && s.owner == session && s.childLive
+		if (fg.key.session != session && !child) || (fg.kind == fgDirect && !closing) {
+			continue
+		}
+		fg.parentAbortRec = i
+		if ev := fg.event; ev != nil && !ev.finished && fg.key.session == session {
+			c.finish(ev, finishAbort, i)
 		}
 	}
 }
@@ -319,7 +513,7 @@ func (c *Checker) claimFrame(i int, st *stream, v []byte) {
 	}
 	fg := st.fg
 	if fg == nil {
-		fg = c.fgs[fgKey{st.session, st.call}]
+		fg = c.waitFor(fgKey{st.session, st.call})
 		st.fg = fg
 	}
 	if fg == nil {
@@ -393,6 +587,13 @@ func (c *Checker) waitNote(i int, x wire.WaitNote) {
 	key := fgKey{x.Session, x.CallID}
 	fg := c.fgs[key]
 	name := x.Session + "/" + x.CallID
+	if w := c.waits[key]; w != nil && w.noteLive && w != fg {
+		if x.Kind == wire.WaitCreated {
+			c.fail(invWaitLifecycle, i, name+": wait created while another wait for the call is live (ASK-7)", w.noteRec)
+		} else {
+			fg = w // the live wait's note, while a later call shares its key (a refused duplicate, a direct ask)
+		}
+	}
 	if fg == nil || (x.Kind == wire.WaitCreated && !fg.open() && !fg.noteLive) {
 		if fg == nil || fg.resultRec >= 0 || fg.lost {
 			fg = c.newForeground(key, fgTool, i)
@@ -403,6 +604,7 @@ func (c *Checker) waitNote(i int, x wire.WaitNote) {
 			c.fail(invWaitLifecycle, i, name+": wait created while another wait for the call is live", fg.noteRec)
 		}
 		c.setTimed(fg, i, "wait note")
+		c.waits[key] = fg
 		fg.noteLive, fg.noteCreated, fg.noteExpired, fg.noteClaims, fg.noteDeadline, fg.noteRec = true, true, false, 0, x.Deadline, i
 		if fg.dlKnown && x.Deadline != fg.deadline {
 			c.fail(invWaitDeadline, i, name+": wait created with deadline "+strconv.FormatInt(x.Deadline, 10)+", but its call fixes "+
