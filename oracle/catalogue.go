@@ -224,10 +224,11 @@ var catalogue = [numInvariants]Invariant{
 	},
 	invToolMode: {
 		Name: "INV-TOOL-MODE", Kind: KindSafety, Guards: []string{"TOOL-1", "TOOL-3", "TOOL-4", "TOOL-5"},
-		Doc: "ask_user_question takes the path its schema and arguments select: a legacy call forwards a blocking request " +
-			"with no wait; a timed call with -1 forwards wait {callId} without timed; a positive timeout forwards wait " +
-			"{callId, timed:true}; an invalid timeout or a repeated question id fails the call with an error result " +
-			"before any client sees a question or a wait exists.",
+		Doc: "ask_user_question takes the path the host's tool mode and the call's arguments select (the request/header " +
+			"decides only what the projection tracks): the legacy tool forwards a blocking request with no wait and never " +
+			"returns pending; under the timed tool -1 forwards wait {callId} without timed, a positive timeout forwards " +
+			"wait {callId, timed:true}, and an invalid timeout, unreadable questions or a repeated question id fail the " +
+			"call with an error result before any client sees a question or a wait exists.",
 	},
 	invLegacyUntracked: {
 		Name: "INV-LEGACY-UNTRACKED", Kind: KindSafety, Guards: []string{"TOOL-1", "PROJ-2", "LATE-1"},

@@ -40,6 +40,38 @@
 //     call of its step); otherwise the timing invariants skip it rather than guess.
 //   - A default timeout is known only through Options.DefaultTimeoutMs, a WaitNote or the
 //     first claim frame.
-//   - Client invariants attribute a user action naming the composer seat (Card "") to the
-//     one live timed request the client holds, and skip it when there are several.
+//   - Client invariants attribute a user action naming the composer seat (Card "") only
+//     when every card the page may hold in the Session(s) addressed is one call's: the
+//     call-keyed cards of the requests and projection rows the client received (until a
+//     reconciliation sweeps them: no row, no live request, CARD-8), a settled call's
+//     reopened review panel, and the unkeyed card of each live request. The seat shows the
+//     latest published card, which the trace does not show, so with several it is skipped.
+//     A freeze (CD-4) goes with the card's draft: a sweep (CARD-8, CARD-9), a teardown
+//     (CARD-12) or a reload whose restored draft may not fit the card's questions (DRAFT-2)
+//     ends it; an expiry in the Apply of the edit itself came first (due ticks run before
+//     an input).
+//   - The tool path (TOOL-1, TOOL-4) is the host's tool mode, not the request/header: the
+//     header decides only what the projection tracks (PROJ-2). The mode is read from the
+//     host's own header (a Header command without tools) or from how the host runs a call
+//     (a request with or without a wait, a timed wait, pending); a call made before either
+//     is judged once the mode is known. A call of a child owned by a live agent fails
+//     before any answerer and has no wait (CALLER-2); a call whose arguments the tool
+//     cannot read (engine/questions' reader: every question an object with string id and
+//     question, optional fields of their types) or with no question has none either.
+//   - Host waits are keyed by (Session, call id) and owned by the call that created them: a
+//     refused duplicate (ASK-7) or a direct blocking ask() for the same call id never
+//     replaces the live wait. A direct ask() has no host wait whatever its request's wait
+//     says (only askTimed makes one): a claim stream for it ends with no frame (WAIT-7).
+//   - A request first seen as a replay on connect was forwarded while no client was
+//     connected; an unkeyed one is the earliest waiting call forwarded with no wait (replays
+//     keep forwarding order). When a call of unknown mode could be it, the calls are marked
+//     ambiguous and the checks that need the link skip them.
+//   - A turn cancel aborts its Session's calls and their requests (GW-3, WAIT-9); a session
+//     close also those of the live children it disposes, and the direct calls of its agent
+//     (their gateway context is released). A direct call's pre-aborted signal is its
+//     parent (ASK-1, ASK-9).
+//   - A Restart between commands (no cut) lets the timers due at its instant fire first:
+//     the Apply's effects up to the first append of the restarted host (one that goes back
+//     into the log, is at another time, or is no timer's: anything but a tool/result other
+//     than the repair or a run_code sub-call's dispatch) belong to the host that crashed.
 package oracle

@@ -234,7 +234,9 @@ func (c *Checker) foregroundResult(fg *foreground, r fgResult, rec int) {
 				}
 				c.fail(invTimedResultMapping, rec, name+": "+ev.winner.String()+" rejected with "+ev.outcome.String()+" but the call got "+r.String()+", want "+want, ev.winnerRec)
 			}
-		case !won && fg.parentAbortRec >= 0 && fg.kind != fgDirect:
+		case !won && fg.parentAbortRec >= 0 && (fg.kind != fgDirect || fg.selfAbort):
+			// a direct call's own pre-aborted signal is its parent (ASK-9, WAIT-9); a
+			// session close ends a direct call through its released gateway context
 			if r.kind == resPending || (r.kind == resError && r.code != wire.AskAborted) {
 				c.fail(invTimedResultMapping, rec, name+": the turn was aborted but the call got "+r.String()+", want ASK_ABORTED", fg.parentAbortRec)
 			}

@@ -1,0 +1,240 @@
+package oracle_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/twosettle/twosettle/engine/session"
+	"github.com/twosettle/twosettle/engine/wire"
+	"github.com/twosettle/twosettle/harness"
+	"github.com/twosettle/twosettle/oracle"
+	"github.com/twosettle/twosettle/scenarios"
+	"github.com/twosettle/twosettle/trace"
+)
+
+// Regressions: real runs of the reference engine that the oracle once reported as
+// violations although the engine did what the requirement says. Each scenario is in
+// testdata/regressions (copied from the finding that showed it); its run must pass the
+// oracle, and must still reach the situation it was about (its fragments appear in the
+// trace), so the test cannot pass by drifting away from it.
+type regression struct {
+	file  string
+	was   []string // the invariants that fired falsely
+	why   string
+	frags []string // lines of the trace that show the situation
+}
+
+var regressions = []regression{
+	{file: "wait-no-host-wait-client-delegates", was: []string{"INV-EXPIRY-KEEPS-TURN", "INV-GW-NEXT-ONLY"},
+		why:   "WAIT-7 CLAIM-5 a direct blocking ask() carrying wait {timed:true} has no host wait: the client delegates, NO_PROVIDER is right",
+		frags: []string{`host in direct d1 ask s1 agent=live`, `"wait":{"callId":"w1","timed":true}`, `send a.1 end stream=a-s1`, `direct-result d1 UserQuestionError/NO_PROVIDER`}},
+	{file: "ask-timed-duplicate-wait", was: []string{"INV-WAIT-LIFECYCLE"},
+		why:   "ASK-7 the refused duplicate does not replace the live wait: its expiry note is the first wait's",
+		frags: []string{`direct-result d2 UserQuestionError/DUPLICATE_WAIT`, `wait s1/w1 expired`, `direct-result d1 {"pending":true,"callId":"w1"}`}},
+	{file: "ask-timed-duplicate-wait-answered", was: []string{"INV-WAIT-LIFECYCLE"},
+		why:   "ASK-7 the first wait answered by a client after a refused duplicate",
+		frags: []string{`DUPLICATE_WAIT`, `wait s1/w1 released claims=0`}},
+	{file: "ask-no-provider-after-replay", was: []string{"INV-GW-NEXT-ONLY"},
+		why:   "GW-5 GW-6 a request first delivered as a replay on connect, then passed: NO_PROVIDER is right",
+		frags: []string{`host in connect`, `waterfall ev=e1`, `next`, `UserQuestionError/NO_PROVIDER`}},
+	{file: "ask-timed-parent-already-aborted", was: []string{"INV-EXPIRY-KEEPS-TURN"},
+		why:   "ASK-9 WAIT-9 askTimed with a pre-aborted parent closes its wait with the parent's reason: ASK_ABORTED",
+		frags: []string{`"aborted":true`, `wait s1/w2 closed reason=`, `direct-result d1 UserQuestionError/ASK_ABORTED`}},
+	{file: "fuzz-29", was: []string{"INV-CLIENT-EXPIRY"},
+		why:   "CD-4 an edit on the composer seat while two requests are live (the seat shows the -1 request's card) does not freeze the timed one",
+		frags: []string{`"wait":{"callId":"c2"}`, `in user choose q=q1`, `ev=e1 rejected UserQuestionError/ASK_TIMED_OUT`}},
+	{file: "fuzz-1338", was: []string{"INV-WAIT-EXPIRES-ON-TIME"},
+		why:   "TOOL-3 arguments the tool cannot read (a question without its text) fail the call: no wait, its result waits behind the earlier call",
+		frags: []string{`args={"questions":[{"id":"q1"}]}`, `wait s1/c2 created`}},
+	{file: "fuzz-1044", was: []string{"INV-WAIT-EXPIRES-ON-TIME", "INV-TOOL-MODE"},
+		why:   "CALLER-2 a child's timed call has no wait; TOOL-4 a call with no header takes the host's (timed) path",
+		frags: []string{`tool/call turn=1 step=1 call=c3 name=ask_user_question`, `wait s2/c4 created deadline=5169`}},
+	{file: "fuzz-1672", was: []string{"INV-GW-REPLAY"},
+		why:   "GW-3 a turn cancelled while the only client is away ends its request: nothing to replay",
+		frags: []string{`host in cancel-turn s1`, `call=c1 error err=UserQuestionError/ASK_ABORTED`, `send b.2 ready gen=2`}},
+	{file: "fuzz-1693", was: []string{"INV-GW-NEXT-ONLY"},
+		why:   "GW-6 a legacy request replayed on connect to the only client, which passes: NO_PROVIDER is right",
+		frags: []string{`host in connect b`, `send b.1 waterfall ev=e1`, `ev=e1 next`, `call=c3 error err=UserQuestionError/NO_PROVIDER`}},
+	{file: "fuzz-1693b", was: []string{"INV-GW-NEXT-ONLY"},
+		why:   "GW-6 two legacy requests replayed on connect, one answered and one passed: NO_PROVIDER is right",
+		frags: []string{`send b.1 waterfall ev=e2`, `ev=e2 next`, `call=c3 error err=UserQuestionError/NO_PROVIDER`}},
+	{file: "fuzz-265", was: []string{"INV-WAIT-LIFECYCLE", "INV-RESTART-PREFIX", "INV-LOG-SEQ"},
+		why:   "AGENT-2 a restart at a deadline: the timer fires before the crash, whose durable prefix drops its result",
+		frags: []string{`t=2000 host in restart`, `wait s1/c3 expired`, `TOOL_OUTCOME_UNKNOWN`}},
+	{file: "fuzz-1372", was: []string{"INV-CALLER-ROOT-ONLY"},
+		why:   "CALLER-3 a closed child comes back as a resumed root, which may ask",
+		frags: []string{`host in close-session k1`, `wait k1/c2 created`}},
+	{file: "fuzz-2866", was: []string{"INV-GW-REPLAY"},
+		why:   "GW-5 two requests replayed with no header seen (the legacy tool), then the session closed: nothing to replay",
+		frags: []string{`send a.1 waterfall ev=e2`, `host in close-session s1`, `send a.2 ready gen=2`}},
+	{file: "fuzz-1072", was: []string{"INV-CLIENT-EXPIRY"},
+		why:   "DRAFT-3 an edited card swept with its draft: the reused call id's timed card starts unfrozen",
+		frags: []string{`in user type text="x"`, `call=c3 ask_user_question {"questions":[{"id":"q1","question":"Question 1?"}],"timeout":1}`, `ev=e2 rejected UserQuestionError/ASK_TIMED_OUT`}},
+	{file: "fuzz-2526", was: []string{"INV-CLIENT-EXPIRY"},
+		why:   "CARD-9 a continued card whose reply waits in the inbox is swept with its draft",
+		frags: []string{`inbox{next-step=[msg-3(reply:c1)]`, `ev=e3 rejected UserQuestionError/ASK_TIMED_OUT`}},
+	{file: "fuzz-6888", was: []string{"INV-LOG-PAIRING"},
+		why:   "AGENT-4 a sub-call cut off by the repair of its run_code never settles; the parent's id is reused",
+		frags: []string{`tool/ptc-dispatch-start parent=c1 sub=c1:ptc:1`, `call=c1 error err=ToolOutcomeUnknownError/TOOL_OUTCOME_UNKNOWN`, `tool-call s1 call=c1 ask_user_question`}},
+	{file: "fuzz-14251", was: []string{"INV-CLIENT-EXPIRY"},
+		why:   "CD-6 the countdown tick due at the edit's instant fires before the edit",
+		frags: []string{`t=6097 a@6097 in user type card=c1`, `t=6097 a@6097 out result gen=1 rpc=a-r2 ev=e1 rejected UserQuestionError/ASK_TIMED_OUT`}},
+	{file: "fuzz-17274", was: []string{"INV-CLIENT-EXPIRY"},
+		why:   "DRAFT-2 after a reload a stored draft that does not fit the card's questions is dropped with its disposition",
+		frags: []string{`in user choose q=q1 label="yes"`, `in reload`, `ev=e2 rejected UserQuestionError/ASK_TIMED_OUT`}},
+	{file: "fuzz-6396", was: []string{"INV-CLIENT-EXPIRY"},
+		why:   "CARD-12 teardown removes every card with its draft and disposition",
+		frags: []string{`in user teardown`, `in reload`, `ev=e1 rejected UserQuestionError/ASK_TIMED_OUT`}},
+}
+
+// runRegression runs a scenario of testdata/regressions against the reference engine and
+// returns its trace and the oracle options simrun uses for it.
+func runRegression(t testing.TB, file string) (*trace.Trace, oracle.Options) {
+	t.Helper()
+	path := filepath.Join("testdata", "regressions", file+".yaml")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := scenarios.Decode(path, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r harness.Result
+	harness.RunScenario(&r, s, harness.Options{})
+	if r.Invalid != nil || r.Trace == nil {
+		t.Fatalf("%s does not run: %v %v", file, r.Invalid, r.Failures)
+	}
+	opts := oracle.Options{DefaultTimeoutMs: 120_000}
+	if s.Timeout != nil {
+		opts.DefaultTimeoutMs = *s.Timeout * 1000
+		if *s.Timeout < 0 {
+			opts.DefaultTimeoutMs = -1
+		}
+	}
+	return r.Trace, opts
+}
+
+func TestRegressionsPass(t *testing.T) {
+	for _, c := range regressions {
+		t.Run(c.file, func(t *testing.T) {
+			tr, opts := runRegression(t, c.file)
+			text := tr.Text()
+			for _, f := range c.frags {
+				if !strings.Contains(text, f) {
+					t.Fatalf("the run no longer shows %q (%s):\n%s", f, c.why, text)
+				}
+			}
+			v := oracle.Check(tr, opts)
+			for _, inv := range c.was {
+				if v.Has(inv) {
+					t.Errorf("%s fires again (%s): %s", inv, c.why, v.Of(inv))
+				}
+			}
+			if !v.OK() {
+				t.Fatalf("%s: %s\n%s", c.why, v, text)
+			}
+		})
+	}
+}
+
+// Next to each regression, the violation it must still catch: the same real trace with
+// one rule broken.
+func TestRegressionsStillCatch(t *testing.T) {
+	cases := []struct {
+		file, inv, name string
+		break_          func(m *mut) int
+	}{
+		{"wait-no-host-wait-client-delegates", "INV-WAIT-CLAIM-FRAME", "WAIT-7 a claim frame although no host wait exists", func(m *mut) int {
+			i := m.find(0, "host out send a.1 end stream=a-s1")
+			frameAt(m, i, func(sf *wire.SendFrame) {
+				sf.Frame = wire.StreamItem{StreamID: "a-s1", Value: []byte(`{"remainingMs":1000}`)}
+			})
+			return i
+		}},
+		{"ask-timed-duplicate-wait", "INV-WAIT-LIFECYCLE", "ASK-7 a second wait created while the first is live", func(m *mut) int {
+			i := m.find(0, "direct-result d2 UserQuestionError/DUPLICATE_WAIT")
+			m.set(i, wire.WaitNote{Session: "s1", CallID: "w1", Kind: wire.WaitCreated, Deadline: 32000})
+			return i
+		}},
+		{"ask-timed-duplicate-wait", "INV-WAIT-DEADLINE", "WAIT-1 the live wait expires at the refused duplicate's deadline", func(m *mut) int {
+			i := m.find(0, "t=6000 host in tick")
+			for j := i; j < len(m.tr.Records); j++ {
+				m.tr.Records[j].Time = 5000
+			}
+			return m.find(0, "wait s1/w1 expired")
+		}},
+		{"ask-no-provider-after-replay", "INV-GW-NEXT-ONLY", "GW-6 NO_PROVIDER before the replayed request was passed", func(m *mut) int {
+			i := m.find(0, "UserQuestionError/NO_PROVIDER")
+			k := m.find(0, "host in connect")
+			r := m.tr.Records[i]
+			m.del(i)
+			r.Time = m.tr.Records[k].Time
+			m.insert(k+1, r)
+			return k + 1
+		}},
+		{"ask-timed-parent-already-aborted", "INV-TIMED-RESULT-MAPPING", "ASK-9 a pre-aborted parent yields pending", func(m *mut) int {
+			i := m.find(0, "direct-result d1 UserQuestionError/ASK_ABORTED")
+			m.set(i, wire.DirectResult{ID: "d1", Value: []byte(`{"pending":true,"callId":"w2"}`)})
+			return i
+		}},
+		{"fuzz-29", "INV-CLIENT-EXPIRY", "CD-4 an edit naming the timed card freezes it", func(m *mut) int {
+			i := m.find(0, "in user choose q=q1")
+			u := m.tr.Records[i].Payload.(wire.User)
+			u.Action.Card = "c1"
+			m.set(i, u)
+			return m.find(0, "ev=e1 rejected UserQuestionError/ASK_TIMED_OUT")
+		}},
+		{"fuzz-1338", "INV-TOOL-MODE", "TOOL-3 unreadable arguments get a timed wait", func(m *mut) int {
+			i := m.find(0, "tool/call turn=1 step=1 call=c2")
+			apply(m, i, func(a wire.Appended) wire.Appended {
+				d := a.Event.Data.(session.ToolCall)
+				d.Arguments = `{"questions":[{"id":"q1"}]}`
+				a.Event.Data = d
+				return a
+			})
+			return m.find(0, "wait s1/c2 created")
+		}},
+		{"fuzz-1044", "INV-CALLER-ROOT-ONLY", "CALLER-2 a child's timed call gets a wait", func(m *mut) int {
+			i := m.find(0, "host out persisted k1 through=8")
+			m.set(i, wire.WaitNote{Session: "k1", CallID: "c3", Kind: wire.WaitCreated, Deadline: 4054})
+			return i
+		}},
+		{"fuzz-1672", "INV-GW-SETTLE-ONCE", "GW-3 a request aborted with its turn is replayed on reconnect", func(m *mut) int {
+			i := m.find(0, "host out send b.2 ready gen=2")
+			r := m.tr.Records[i]
+			w := m.tr.Records[m.find(0, "host out send b.1 waterfall ev=e1")]
+			w.Time = r.Time
+			sf := w.Payload.(wire.SendFrame)
+			sf.Gen = 2
+			w.Payload = sf
+			m.insert(i+1, w)
+			return i + 1
+		}},
+		{"fuzz-265", "INV-RESTART-PREFIX", "AGENT-3 the restarted host keeps the result the crash lost", func(m *mut) int {
+			i := m.find(0, "error err=ToolOutcomeUnknownError/TOOL_OUTCOME_UNKNOWN")
+			m.del(i)
+			return m.find(0, "host out append s1 #7 t=0 step/end")
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name+" ("+c.inv+")", func(t *testing.T) {
+			tr, opts := runRegression(t, c.file)
+			if v := oracle.Check(tr, opts); !v.OK() {
+				t.Fatalf("the base run does not pass: %s", v)
+			}
+			m := mutate(t, tr)
+			want := c.break_(m)
+			v := oracle.Check(m.tr, opts)
+			b := v.Of(c.inv)
+			if b == nil {
+				t.Fatalf("%s did not fire: %s\n%s", c.inv, v, m.tr.Text())
+			}
+			if want >= 0 && b.Record != m.tr.Records[want].Seq {
+				t.Fatalf("%s fired at %d, want %d:\n%s", c.inv, b.Record, m.tr.Records[want].Seq, v)
+			}
+		})
+	}
+}
