@@ -159,6 +159,8 @@ func Compile(s *scenarios.Scenario, seed uint64) *Plan {
 				out.Host = wire.OpenSession{Session: h.Session, Owner: h.Owner, ForkOf: h.Fork, ForkThrough: through}
 			case scenarios.HostClose:
 				out.Host = wire.CloseSession{Session: h.Session}
+			case scenarios.HostFailInboxWrite:
+				out.Fault = &sim.Fault{Kind: sim.FaultInboxWrite, Session: h.Session}
 			}
 			if out.Host != nil {
 				input = out.Host.String()

@@ -1128,6 +1128,10 @@ func (d *dec) host(n *yaml.Node) (*HostAction, bool) {
 		h.Kind = HostClose
 		h.Session, k = d.ident(f["close"], "close")
 		ok = ok && k
+	case hostFailInboxWriteObject:
+		h.Kind = HostFailInboxWrite
+		h.Session, k = d.ident(f[HostFailInboxWrite], HostFailInboxWrite)
+		ok = ok && k
 	}
 	return h, ok
 }

@@ -366,6 +366,8 @@ func hostNode(h *HostAction) *yaml.Node {
 			m.add("through", intNode(int64(h.Through)))
 		}
 		return m.n
+	case HostFailInboxWrite:
+		return flow().add(HostFailInboxWrite, str(h.Session)).n
 	}
 	return flow().add("close", str(h.Session)).n
 }

@@ -298,7 +298,7 @@ func (g *gen) step(at Duration) Step {
 		}
 		st.Model = m
 	case ActorHost:
-		h := &HostAction{Kind: rapid.SampledFrom([]string{HostRestart, HostCrash, HostOpen, HostClose}).Draw(g.t, "host")}
+		h := &HostAction{Kind: rapid.SampledFrom([]string{HostRestart, HostCrash, HostOpen, HostClose, HostFailInboxWrite}).Draw(g.t, "host")}
 		switch h.Kind {
 		case HostCrash:
 			h.Point = rapid.SampledFrom(CrashPoints).Draw(g.t, "point")
@@ -316,7 +316,7 @@ func (g *gen) step(at Duration) Step {
 				h.Through = rapid.IntRange(-1, 20).Draw(g.t, "through")
 			}
 			g.sessions = append(g.sessions, h.Session)
-		case HostClose:
+		case HostClose, HostFailInboxWrite:
 			h.Session = rapid.SampledFrom(g.sessions).Draw(g.t, "close")
 		}
 		st.Host = h

@@ -248,6 +248,8 @@ const (
 	HostCrash   = "crash"   // a crash at a named point, then a cold restart (AGENT-6)
 	HostOpen    = "open"    // open a Session (a root, a child, or a fork)
 	HostClose   = "close"   // dispose a Session's live agent; its log stays
+	// HostFailInboxWrite: a storage fault, the Session's next inbox write fails (LATE-5).
+	HostFailInboxWrite = "fail-inbox-write"
 )
 
 // Crash points (see sim.Point*). "now" crashes between commands at the step's time.

@@ -175,7 +175,10 @@ var (
 	hostCloseObject = &object{Name: "host-close", Doc: "Dispose the Session's live agent; the log stays and a later call resumes it.", Keys: []key{
 		{"close", "ident", true, "The Session."},
 	}}
-	hostObjects = []*object{hostCrashObject, hostOpenObject, hostCloseObject}
+	hostFailInboxWriteObject = &object{Name: "host-fail-inbox-write", Doc: "A storage fault: the Session's next inbox write (a prompt, a steer, a late reply) fails as a persistence write error.", Keys: []key{
+		{"fail-inbox-write", "ident", true, "The Session."},
+	}}
+	hostObjects = []*object{hostCrashObject, hostOpenObject, hostCloseObject, hostFailInboxWriteObject}
 	hostWords   = []string{HostRestart, HostCrash}
 )
 

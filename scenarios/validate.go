@@ -440,7 +440,7 @@ func (v *validator) host(p Pos, h *HostAction) {
 			v.fail(p, "write the last inherited seq, or -1 for none", "through cannot be below -1")
 		}
 		v.sessions[h.Session] = true
-	case HostClose:
+	case HostClose, HostFailInboxWrite:
 		v.session(p, h.Session)
 	default:
 		v.fail(p, "", "unknown host action %q", h.Kind)
@@ -521,7 +521,7 @@ func Refusable(st *Step) bool {
 	case st.Model != nil, st.Service != nil, st.Inject != nil:
 		return true
 	case st.Host != nil:
-		return st.Host.Kind != HostCrash
+		return st.Host.Kind != HostCrash && st.Host.Kind != HostFailInboxWrite
 	case st.User != nil:
 		switch st.User.Kind {
 		case UserReload, UserCrash, UserClock, UserDrift:

@@ -117,6 +117,9 @@ const (
 	FaultClockJump   = "clock-jump"   // client clock jumps by ByMs
 	FaultClockDrift  = "clock-drift"  // client clock drift set to PPM from now on
 	FaultCancelTurn  = "cancel-turn"  // the Session's running turn is cancelled (a CancelTurn command)
+	// FaultInboxWrite: the Session's next inbox write fails, a storage write error (the host
+	// gets wire.FailInboxWrite; a steered late reply then fails, LATE-5).
+	FaultInboxWrite = "inbox-write-fail"
 )
 
 // Crash points: where a crash lands relative to the host's effects. The zero value
@@ -139,7 +142,7 @@ const (
 type Fault struct {
 	Kind      string
 	Client    string // reload, client-crash, clock-jump, clock-drift
-	Session   string // cancel-turn
+	Session   string // cancel-turn, inbox-write-fail
 	KeepInbox bool   // cancel-turn
 	Point     string // crash: where it lands (PointNow if empty)
 	Effect    int    // crash at PointAfterEffect: how many effects survive
@@ -171,6 +174,9 @@ type FaultConfig struct {
 	ClientCrashPerMin float64
 	ClockDriftPerMin  float64
 	CancelTurnPerMin  float64 // a Session the host has appended to or the script named
+	// InboxWriteFailPerMin: the next inbox write of a Session (drawn as for cancel-turn)
+	// fails.
+	InboxWriteFailPerMin float64
 
 	JumpMaxMs      int64 // clock jumps are uniform in [-JumpMaxMs, JumpMaxMs]; default 10 000
 	DriftMaxPPM    int64 // drifts are uniform in [-DriftMaxPPM, DriftMaxPPM]; default 1 000
@@ -190,5 +196,5 @@ const (
 func (f FaultConfig) Any() bool {
 	return f.CrashPerMin > 0 || f.DisconnectPerMin > 0 || f.ReloadPerMin > 0 || f.ClockJumpPerMin > 0 ||
 		f.PartitionPerMin > 0 || f.LoseHTTPPerMin > 0 || f.DelayHTTPPerMin > 0 || f.ClientCrashPerMin > 0 ||
-		f.ClockDriftPerMin > 0 || f.CancelTurnPerMin > 0
+		f.ClockDriftPerMin > 0 || f.CancelTurnPerMin > 0 || f.InboxWriteFailPerMin > 0
 }

@@ -115,6 +115,10 @@
 //   - clock-jump, clock-drift: the client's clock is rebased (Clock); its pending timer is
 //     re-converted.
 //   - cancel-turn: the host gets wire.CancelTurn{Session, KeepInbox}.
+//   - inbox-write-fail: the host gets wire.FailInboxWrite{Session}: its next inbox write
+//     fails as a storage write error would (a steered late reply fails, LATE-5). Like a
+//     crash it is a harness fault of the protocol, not a command of any actor; a random one
+//     targets a Session as cancel-turn does.
 //   - disconnect, reconnect, partition, delay, lose: the network actions above.
 //
 // # The model actor

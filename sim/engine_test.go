@@ -494,6 +494,25 @@ func TestEngineCancelTurn(t *testing.T) {
 	})
 }
 
+// LATE-5: an inbox write fault makes the late answer's steer fail for real: the RPC fails
+// with the storage error, nothing is queued, and the user's resubmission is accepted.
+func TestEngineInboxWriteFault(t *testing.T) {
+	t.Run("LATE-5 a failed steer fails the answer RPC and the resubmission is accepted", func(t *testing.T) {
+		cfg := sim.Config{Clients: clients(sim.Latency{Min: 5, Max: 5}, sim.Latency{Min: 10, Max: 10}, "c1"),
+			Model: sim.ModelConfig{AutoEndMs: -1}, Steps: asked(1)}
+		cfg.Steps = append(cfg.Steps, sim.Step{At: 2000, Fault: &sim.Fault{Kind: sim.FaultInboxWrite, Session: "s1"}})
+		cfg.Steps = append(cfg.Steps, answer(3000, "c1", "q1")...)
+		cfg.Steps = append(cfg.Steps, sim.Step{At: 4000, Client: "c1", User: &wire.UserAction{Kind: wire.ActSubmit, Card: "q1"}})
+		tr := run(t, cfg, host.Config{ToolMode: "timed"})
+		if find(tr, "t=2000 sim fault inbox-write-fail s1") < 0 || find(tr, "t=2000 host in fail-inbox-write s1") < 0 ||
+			find(tr, `c1@3020 in http rpc=c1-r2 {"ok":false`, "storage write error") < 0 ||
+			find(tr, `c1@4020 in http rpc=c1-r3 {"ok":true,"value":true}`) < 0 ||
+			strings.Count(finalLog(tr, "s1"), "agent/inbox/spliced queued next-step") != 1 {
+			t.Fatalf("\n%s", tr.Text())
+		}
+	})
+}
+
 // A lost $events/result fails the client's generation: it redials, the request is
 // replayed, and the client's kept answer goes again.
 func TestEngineLostResult(t *testing.T) {

@@ -197,6 +197,10 @@ func (r *Runner) injectFault(f *Fault, random bool) {
 		r.rec(trace.ActorSim, trace.Fault, 0, trace.Injected{Kind: f.Kind, Target: f.Session, Keep: f.KeepInbox, Of: -1, Random: random})
 		r.noteSession(f.Session)
 		r.applyHost(wire.CancelTurn{Session: f.Session, KeepInbox: f.KeepInbox}, true)
+	case FaultInboxWrite:
+		r.rec(trace.ActorSim, trace.Fault, 0, trace.Injected{Kind: f.Kind, Target: f.Session, Of: -1, Random: random})
+		r.noteSession(f.Session)
+		r.applyHost(wire.FailInboxWrite{Session: f.Session}, true)
 	default:
 		ci := r.clientIndex(f.Client)
 		c := &r.cl[ci]
@@ -315,7 +319,7 @@ func (r *Runner) drawRandomFaults() error {
 	}{{FaultCrash, fc.CrashPerMin}, {NetDisconnect, fc.DisconnectPerMin}, {FaultReload, fc.ReloadPerMin},
 		{FaultClockJump, fc.ClockJumpPerMin}, {NetPartition, fc.PartitionPerMin}, {NetLose, fc.LoseHTTPPerMin},
 		{NetDelay, fc.DelayHTTPPerMin}, {FaultClientCrash, fc.ClientCrashPerMin}, {FaultClockDrift, fc.ClockDriftPerMin},
-		{FaultCancelTurn, fc.CancelTurnPerMin}}
+		{FaultCancelTurn, fc.CancelTurnPerMin}, {FaultInboxWrite, fc.InboxWriteFailPerMin}}
 	for _, k := range kinds {
 		if k.rate <= 0 {
 			continue
@@ -334,7 +338,7 @@ func (r *Runner) drawRandomFaults() error {
 			f := randFault{kind: k.kind, client: -1}
 			switch k.kind {
 			case FaultCrash:
-			case FaultCancelTurn:
+			case FaultCancelTurn, FaultInboxWrite:
 				f.pick = r.fault.Uint64()
 			default:
 				f.client = r.fault.IntN(len(r.cl))
@@ -363,7 +367,7 @@ func (r *Runner) fireRandomFault(i int) {
 		r.netAction(&NetAction{Kind: f.kind, Client: r.cl[f.client].name, DurationMs: f.n}, true)
 	case FaultCrash:
 		r.injectFault(&Fault{Kind: FaultCrash}, true)
-	case FaultCancelTurn:
+	case FaultCancelTurn, FaultInboxWrite:
 		if len(r.sessions) == 0 {
 			r.rec(trace.ActorSim, trace.Fault, 0, trace.Injected{Kind: f.kind, Of: -1, Random: true, NoOp: true})
 			return

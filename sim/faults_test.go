@@ -164,11 +164,22 @@ func TestCancelTurnFault(t *testing.T) {
 	}
 }
 
+// A host that cannot inject storage faults refuses wire.FailInboxWrite: the fault is
+// recorded and the refusal with it.
+func TestInboxWriteFaultReachesTheHost(t *testing.T) {
+	cfg := Config{Clients: oneClient(), Steps: append(ask(100, "q1", 10_000),
+		Step{At: 300, Fault: &Fault{Kind: FaultInboxWrite, Session: "s1"}})}
+	tr, _, _ := runFake(t, cfg, 0, nil)
+	if first(tr, "t=300 sim fault inbox-write-fail s1") < 0 || first(tr, "t=300 host reject fail-inbox-write s1") < 0 {
+		t.Fatalf("fault\n%s", tr.Text())
+	}
+}
+
 func TestRandomFaultsStopWhenHealed(t *testing.T) {
 	for seed := uint64(0); seed < 10; seed++ {
 		cfg := jitterConfig(seed)
 		cfg.Faults = FaultConfig{CrashPerMin: 30, DisconnectPerMin: 30, ReloadPerMin: 30, ClockJumpPerMin: 30,
-			PartitionPerMin: 30, LoseHTTPPerMin: 30, DelayHTTPPerMin: 30, ClockDriftPerMin: 30, CancelTurnPerMin: 30}
+			PartitionPerMin: 30, LoseHTTPPerMin: 30, DelayHTTPPerMin: 30, ClockDriftPerMin: 30, CancelTurnPerMin: 30, InboxWriteFailPerMin: 30}
 		cfg.Healed = 8_000
 		tr, _, _ := runFake(t, cfg, 100, map[string]int64{"c1": 400, "c2": 400})
 		kinds := map[string]bool{}

@@ -69,7 +69,7 @@ func TestRandomConfigurationsRunAndRepeat(t *testing.T) {
 		if rapid.Bool().Draw(rt, "random faults") {
 			r := func() float64 { return float64(rapid.IntRange(0, 20).Draw(rt, "rate")) }
 			cfg.Faults = FaultConfig{CrashPerMin: r(), DisconnectPerMin: r(), ReloadPerMin: r(), ClockJumpPerMin: r(), PartitionPerMin: r(),
-				LoseHTTPPerMin: r(), DelayHTTPPerMin: r(), ClientCrashPerMin: r(), ClockDriftPerMin: r(), CancelTurnPerMin: r()}
+				LoseHTTPPerMin: r(), DelayHTTPPerMin: r(), ClientCrashPerMin: r(), ClockDriftPerMin: r(), CancelTurnPerMin: r(), InboxWriteFailPerMin: r()}
 			cfg.Healed = at + 1
 		}
 		cfg.Limit = at + 300_000

@@ -44,7 +44,7 @@ var knownPoints = []string{PointNow, PointBeforePTCDispatch, PointAfterPTCDispat
 
 var knownNet = []string{NetDisconnect, NetReconnect, NetPartition, NetDelay, NetLose}
 
-var knownFaults = []string{FaultCrash, FaultReload, FaultClientCrash, FaultClockJump, FaultClockDrift, FaultCancelTurn}
+var knownFaults = []string{FaultCrash, FaultReload, FaultClientCrash, FaultClockJump, FaultClockDrift, FaultCancelTurn, FaultInboxWrite}
 
 var knownActs = []string{wire.ActFocus, wire.ActBlur, wire.ActType, wire.ActChoose, wire.ActSkip, wire.ActNext,
 	wire.ActPrev, wire.ActTakeTime, wire.ActSubmit, wire.ActHide, wire.ActClose, wire.ActReopen, wire.ActDiscard,
@@ -213,7 +213,7 @@ func Validate(cfg *Config) error {
 	}{{"crash", fc.CrashPerMin}, {"disconnect", fc.DisconnectPerMin}, {"reload", fc.ReloadPerMin},
 		{"clock-jump", fc.ClockJumpPerMin}, {"partition", fc.PartitionPerMin}, {"lose-http", fc.LoseHTTPPerMin},
 		{"delay-http", fc.DelayHTTPPerMin}, {"client-crash", fc.ClientCrashPerMin}, {"clock-drift", fc.ClockDriftPerMin},
-		{"cancel-turn", fc.CancelTurnPerMin}} {
+		{"cancel-turn", fc.CancelTurnPerMin}, {"inbox-write-fail", fc.InboxWriteFailPerMin}} {
 		if math.IsNaN(r.v) || math.IsInf(r.v, 0) || r.v < 0 {
 			return &ConfigError{Step: -1, Field: "faults." + r.name, Msg: "rate must be a finite number >= 0"}
 		}
@@ -303,9 +303,9 @@ func checkFault(si int, st *Step, known clientSet, unknownClient func(int, *Step
 		if f.Client != "" || f.Session != "" {
 			return bad("fault", "a host crash names no client or session")
 		}
-	case FaultCancelTurn:
+	case FaultCancelTurn, FaultInboxWrite:
 		if f.Session == "" {
-			return bad("fault.session", "cancel-turn needs a session")
+			return bad("fault.session", f.Kind+" needs a session")
 		}
 	default:
 		if !known.has(f.Client) {

@@ -15,7 +15,7 @@ import (
 // aborting, the message goes to next-turn and the wake is latched: a new turn starts when
 // the aborted one ends. An empty msg.ID gets a minted one; the id used is returned. The
 // Session needs a live agent (Resolve first); a message id already pending in either list
-// is an error.
+// is an error; an armed storage fault fails the write (ErrWriteFailed, nothing queued).
 func (rt *Runtime) Send(id string, msg session.Message, target string) (string, error) {
 	s, err := rt.live(id)
 	if err != nil {
@@ -26,6 +26,9 @@ func (rt *Runtime) Send(id string, msg session.Message, target string) (string, 
 	}
 	if msg.ID != "" && s.pendingIndex(msg.ID) >= 0 {
 		return "", wrap(ErrDuplicateMessage, id+" "+msg.ID)
+	}
+	if s.takeWriteFault() {
+		return "", wrap(ErrWriteFailed, "send to "+id)
 	}
 	if msg.ID == "" {
 		msg.ID = rt.NewMessageID()

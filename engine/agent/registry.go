@@ -48,6 +48,8 @@ type sess struct {
 	unentered *Agent   // an instance minted by StaleInstance, never entered
 	lastTurn  int      // the highest turn number in the log
 	window    *timer   // the open write window, nil when clean or write-through
+	// writeFault: the next inbox write fails (FailNextInboxWrite); volatile.
+	writeFault bool
 
 	d        *driver // the running turn, nil when idle
 	wantTurn bool    // start a turn when idle if the inbox holds anything

@@ -37,6 +37,10 @@ func (h *Host) do(now int64, cmd wire.Command) error {
 		// prompt route, peer-runtime §3.2); the message then wakes it. The other model
 		// commands never resume: they act inside a running turn, which a cold Session has not.
 		if h.rt.Agent(c.Session) == nil {
+			// An armed storage fault fails the write before the resume: nothing changes.
+			if err := h.rt.TakeInboxWriteFault(c.Session); err != nil {
+				return err
+			}
 			if _, err := h.rt.Resolve(c.Session); err != nil {
 				return err
 			}
@@ -84,6 +88,8 @@ func (h *Host) do(now int64, cmd wire.Command) error {
 		return nil
 	case wire.Restart:
 		return h.restart(now, c.CutAfter)
+	case wire.FailInboxWrite:
+		return h.rt.FailNextInboxWrite(c.Session)
 	}
 	return fmt.Errorf("host: unknown command %T", cmd)
 }

@@ -433,6 +433,40 @@ func TestHostLate(t *testing.T) {
 			t.Fatalf("view %s", v)
 		}
 	})
+	t.Run("LATE-5 a failed steer releases the reservation and the RPC fails with its error; a later answer is accepted", func(t *testing.T) {
+		r := timedRun(t, Config{})
+		r.do(0, ask("c1", "5"))
+		r.do(5000, wire.Tick{})
+		r.do(5000, wire.FailInboxWrite{Session: "s1"})
+		logLen := len(r.session("s1").Log)
+		effs := r.do(6000, answerCall("r1", "c1", batchA))
+		env, _ := reply(effs, "r1")
+		if env.OK || env.Error == nil || !strings.Contains(env.Error.Message, "storage write error") {
+			t.Fatalf("reply %s", env)
+		}
+		if s := r.session("s1"); len(s.Log) != logLen || len(s.Inbox.NextStep) != 0 || len(r.h.State().Reservations) != 0 {
+			t.Fatalf("a failed steer left a trace: log %d->%d inbox %v reservations %v", logLen, len(s.Log), s.Inbox, r.h.State().Reservations)
+		}
+		// The fault was one-shot: the same answer now goes through (no REPLY_QUEUED).
+		effs = r.do(6100, answerCall("r2", "c1", batchA))
+		if env, _ := reply(effs, "r2"); env.String() != `{"ok":true,"value":true}` {
+			t.Fatalf("reply %s", env)
+		}
+		// A prompt to a cold Session whose write fails is refused before the resume.
+		r.do(7000, wire.OpenSession{Session: "s2"})
+		r.do(7000, wire.Restart{CutAfter: -1})
+		r.do(7000, wire.FailInboxWrite{Session: "s2"})
+		if _, err := r.try(7100, wire.Send{Session: "s2", Target: session.NextTurn, Text: "x"}); err == nil || r.session("s2").Live {
+			t.Fatalf("err %v live %v", err, r.session("s2").Live)
+		}
+		// A restart disarms an armed fault; an unknown Session is refused.
+		r.do(7200, wire.FailInboxWrite{Session: "s2"})
+		r.do(7300, wire.Restart{CutAfter: -1})
+		r.do(7400, wire.Send{Session: "s2", Target: session.NextTurn, Text: "y"})
+		if _, err := r.try(7500, wire.FailInboxWrite{Session: "nope"}); err == nil {
+			t.Fatal("a fault on an unknown Session was taken")
+		}
+	})
 	t.Run("LATE-2 over the wire: a second answer while the reply waits is REPLY_QUEUED with its code", func(t *testing.T) {
 		r := timedRun(t, Config{})
 		r.do(0, ask("c1", "5"))

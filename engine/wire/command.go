@@ -152,22 +152,33 @@ type Tick struct{}
 // first k effects: durability is then what the Persisted effects among those k reported.
 type Restart struct{ CutAfter int }
 
-func (OpenSession) command()  {}
-func (CloseSession) command() {}
-func (Send) command()         {}
-func (Header) command()       {}
-func (ToolCall) command()     {}
-func (EndStep) command()      {}
-func (CancelTurn) command()   {}
-func (Direct) command()       {}
-func (Connect) command()      {}
-func (Disconnect) command()   {}
-func (EventResult) command()  {}
-func (StreamOpen) command()   {}
-func (StreamCancel) command() {}
-func (Call) command()         {}
-func (Tick) command()         {}
-func (Restart) command()      {}
+// FailInboxWrite is a storage fault of the harness, like Restart: the next write of a
+// message into the Session's inbox (a prompt, a steer, a late reply being steered) fails
+// as a persistence write error would surface from the log's append. The message is not
+// queued, nothing is appended, and whoever queued it gets the error: answer() releases
+// its reservation and fails (LATE-5), so the RPC replies with that error and a later
+// answer for the call is accepted. The fault is one-shot and volatile (a restart disarms
+// it); claims, discards and repairs are not inbox writes it affects. It is a protocol
+// feature a host declares: one that cannot inject storage faults refuses the command.
+type FailInboxWrite struct{ Session string }
+
+func (OpenSession) command()    {}
+func (CloseSession) command()   {}
+func (Send) command()           {}
+func (Header) command()         {}
+func (ToolCall) command()       {}
+func (EndStep) command()        {}
+func (CancelTurn) command()     {}
+func (Direct) command()         {}
+func (Connect) command()        {}
+func (Disconnect) command()     {}
+func (EventResult) command()    {}
+func (StreamOpen) command()     {}
+func (StreamCancel) command()   {}
+func (Call) command()           {}
+func (Tick) command()           {}
+func (Restart) command()        {}
+func (FailInboxWrite) command() {}
 
 func (c OpenSession) String() string {
 	s := "open-session " + c.Session
@@ -225,7 +236,8 @@ func (c StreamCancel) String() string {
 func (c Call) String() string {
 	return "call " + c.Client + "." + strconv.Itoa(c.Gen) + " rpc=" + c.RPCID + " " + c.Endpoint + " " + string(c.Args)
 }
-func (Tick) String() string { return "tick" }
+func (Tick) String() string             { return "tick" }
+func (c FailInboxWrite) String() string { return "fail-inbox-write " + c.Session }
 func (c Restart) String() string {
 	if c.CutAfter < 0 {
 		return "restart"
