@@ -67,7 +67,11 @@ func (c *Checker) replyEffect(i int, x wire.Reply) {
 	a := parseAnswerArgs(rc.args)
 	switch {
 	case !x.Envelope.OK:
-		c.answerOutcome(i, rc.rec, a.agent, a, false, domainCode(x.Envelope.Error), true)
+		code := domainCode(x.Envelope.Error)
+		if code == "" {
+			code = "?" // a failure that is no domain error (a steering failure propagates, LATE-5)
+		}
+		c.answerOutcome(i, rc.rec, a.agent, a, false, code, true)
 	case string(x.Envelope.Value) == "true":
 		c.answerOutcome(i, rc.rec, a.agent, a, true, "", true)
 	case string(x.Envelope.Value) == "false":

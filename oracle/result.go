@@ -98,7 +98,11 @@ func (c *Checker) directResult(i int, x wire.DirectResult) {
 		}
 		switch {
 		case x.Err != nil:
-			c.answerOutcome(i, d.rec, d.session, a, false, x.Err.Code, false)
+			code := x.Err.Code
+			if code == "" {
+				code = "?" // no domain error (a steering failure propagates, LATE-5)
+			}
+			c.answerOutcome(i, d.rec, d.session, a, false, code, false)
 		case string(x.Value) == "true":
 			c.answerOutcome(i, d.rec, d.session, a, true, "", false)
 		case string(x.Value) == "false":
