@@ -13,7 +13,9 @@
 //     before any step; the model's, the host's and the service's steps become host
 //     commands; user actions become wire.UserActions, except reload, crash, clock and
 //     drift, which are simulator faults; `host: crash` (with a point) is a crash fault,
-//     `host: restart` the host's Restart command. Each expectation at a time t gets a
+//     `host: {fail-inbox-write: s1}` the inbox-write-fail fault, `host: restart` the
+//     host's Restart command; a prompt's or steer's source: becomes wire.Send.Source.
+//     Each expectation at a time t gets a
 //     probe after every step at t (other events due at t may still come after it: look
 //     a little after an instant rather than at it). A client that omits reconnect never
 //     redials by itself; write-window 0s is write-through, omitted is the host's default.
