@@ -112,8 +112,9 @@ type applyCtx struct {
 	closing      bool   // CloseSession
 
 	// a Restart between commands: timers due at its instant fire before the crash, so the
-	// Apply's effects before the first repair closer belong to the host that crashes
+	// Apply's effects before restartAt (a record index) belong to the host that crashed
 	restartPending bool
+	restartAt      int
 }
 
 type replyInsert struct {
@@ -322,8 +323,8 @@ func (c *Checker) beginApply(i int, cmd wire.Command) {
 	case wire.Call:
 		c.rpcs[rpcKey{x.Client, x.RPCID}] = &rpcCall{rec: i, endpoint: x.Endpoint, args: x.Args}
 	case wire.Restart:
-		if x.CutAfter < 0 {
-			ap.restartPending = true
+		if x.CutAfter < 0 && ap.limit < 0 {
+			ap.restartPending, ap.restartAt = true, c.restartSplit(i)
 		} else {
 			c.restart(i) // the crash lies inside the previous Apply: no timer fires before it
 		}
@@ -367,7 +368,7 @@ func (c *Checker) openSession(x wire.OpenSession) {
 
 // hostEffect processes one effect of the current Apply.
 func (c *Checker) hostEffect(i int, e wire.Effect) {
-	if a, ok := e.(wire.Appended); ok && c.ap.restartPending && c.afterCrash(a) {
+	if c.ap.restartPending && i >= c.ap.restartAt {
 		c.ap.restartPending = false
 		c.restart(c.ap.idx)
 	}
@@ -438,27 +439,115 @@ func (c *Checker) persistedEffect(i int, x wire.Persisted) {
 	s.persisted, s.persRec = x.Through, i
 }
 
-// afterCrash reports whether an append in a Restart's Apply comes from the restarted
-// host: it goes back into the log (the durable prefix), or it is something no timer of
-// the crashing host appends. Those timers (due at the Restart's instant under an exact
-// runner) settle tool calls: a tool/result other than the repair, a run_code sub-call's
-// dispatch. A repair closer, the turn a cold load wakes into, or an event of another
-// time are the restarted host's. Anything before it was done by the host that crashed.
-func (c *Checker) afterCrash(a wire.Appended) bool {
-	s := c.sessions[a.Session]
-	if s == nil {
-		return false
+// restartSplit finds where the restarted host's effects begin in the Apply of a Restart
+// between commands (record i): timers due at its instant fire first, and what they do
+// (wait expiries, the calls and steps they complete, what the runtime does next) belongs
+// to the host that crashed. The split is the first append from which the Apply reads as
+// a restart: every Session's appends after it continue from its durable prefix at that
+// point and begin with exactly that prefix's repair closers (at the repair time), while
+// those before it continue the live log. With no such append (a host that repairs
+// wrongly), it is the first append no timer of the crashing host makes: one at another
+// time, a repair result or an interrupted turn end. It returns a record index (c.ap.end:
+// every effect came before the crash).
+func (c *Checker) restartSplit(i int) int {
+	type pre struct {
+		extra     []session.Event // appended before the split
+		persisted int
 	}
-	if a.Event.Seq < len(s.log) || (!c.opts.LazyTimers && a.Event.Time != c.ap.now) {
+	state := make(map[string]*pre, len(c.sessOrder))
+	for _, s := range c.sessOrder {
+		state[s.id] = &pre{persisted: s.persisted}
+	}
+	var appends []int
+	for j := i + 1; j < c.ap.end; j++ {
+		if r := &c.recs[j]; r.Kind == trace.Out {
+			if _, ok := r.Payload.(wire.Appended); ok {
+				appends = append(appends, j)
+			}
+		}
+	}
+	type post struct {
+		durable int
+		closers []session.Data
+		at      int64
+		n       int
+	}
+	consistent := func(from int) bool {
+		posts := make(map[string]*post, len(c.sessOrder))
+		for _, s := range c.sessOrder {
+			p := state[s.id]
+			log := s.log
+			if len(p.extra) > 0 {
+				log = append(append([]session.Event(nil), s.log...), p.extra...)
+			}
+			durable := p.persisted
+			if durable < s.inherited {
+				durable = s.inherited
+			}
+			if durable > len(log) {
+				durable = len(log)
+			}
+			posts[s.id] = &post{durable: durable, closers: session.InterruptedTurnClosers(log[:durable]), at: session.RepairTime(log[:durable])}
+		}
+		for j := from; j < c.ap.end; j++ {
+			a, ok := c.recs[j].Payload.(wire.Appended)
+			if !ok || c.recs[j].Kind != trace.Out {
+				continue
+			}
+			p := posts[a.Session]
+			if p == nil || a.Event.Seq != p.durable+p.n {
+				return false
+			}
+			if p.n < len(p.closers) && (!dataEqual(p.closers[p.n], a.Event.Data) || a.Event.Time != p.at) {
+				return false
+			}
+			p.n++
+		}
+		for _, p := range posts {
+			if p.n < len(p.closers) {
+				return false
+			}
+		}
 		return true
 	}
-	switch d := a.Event.Data.(type) {
-	case session.ToolResult:
-		return d.Err.Code == session.ToolOutcomeUnknown
-	case session.PTCDispatch, session.PTCDispatchStart:
-		return false
+	all := true
+	for _, j := range appends {
+		if consistent(j) {
+			return j
+		}
+		a := c.recs[j].Payload.(wire.Appended)
+		if !c.opts.LazyTimers && a.Event.Time != c.recs[i].Time {
+			all = false // no timer of the crashing host appends at another time: the split is not after it
+			break
+		}
+		if p := state[a.Session]; p != nil {
+			p.extra = append(p.extra, a.Event)
+		}
+		// the crashing host's Persisted effects up to the next append
+		for k := j + 1; k < c.ap.end; k++ {
+			if _, ok := c.recs[k].Payload.(wire.Appended); ok {
+				break
+			}
+			if x, ok := c.recs[k].Payload.(wire.Persisted); ok {
+				if p := state[x.Session]; p != nil && x.Through > p.persisted {
+					p.persisted = x.Through
+				}
+			}
+		}
 	}
-	return true
+	if all && consistent(c.ap.end) {
+		return c.ap.end
+	}
+	for _, j := range appends {
+		a := c.recs[j].Payload.(wire.Appended)
+		d, _ := a.Event.Data.(session.ToolResult)
+		e, _ := a.Event.Data.(session.TurnEnd)
+		if (!c.opts.LazyTimers && a.Event.Time != c.recs[i].Time) || d.Err.Code == session.ToolOutcomeUnknown ||
+			(e.Turn != 0 && e.Reason.Kind == session.EndInterrupted) {
+			return j
+		}
+	}
+	return c.ap.end
 }
 
 // restart crashes the host: every Session keeps its persisted prefix, everything volatile

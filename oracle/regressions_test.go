@@ -84,6 +84,9 @@ var regressions = []regression{
 	{file: "fuzz-17274", was: []string{"INV-CLIENT-EXPIRY"},
 		why:   "DRAFT-2 after a reload a stored draft that does not fit the card's questions is dropped with its disposition",
 		frags: []string{`in user choose q=q1 label="yes"`, `in reload`, `ev=e2 rejected UserQuestionError/ASK_TIMED_OUT`}},
+	{file: "restart-at-deadline-after-the-step-went-on", was: []string{"INV-WAIT-LIFECYCLE", "INV-RESTART-PREFIX"},
+		why:   "AGENT-2 AGENT-3 a restart at a deadline: the expiry completes the step, which admits a steer and runs on before the crash; the repair closes what is durable",
+		frags: []string{`t=1000 host in restart`, `wait s1/c1 expired`, `claimed next-step`, `step/start turn=1 step=2`, `turn/end turn=1 reason=interrupted`}},
 	{file: "late-failed-steer-releases-the-reservation", was: []string{"INV-LATE-ANSWERABLE"},
 		why:   "LATE-5 a steering failure propagates as it is (no domain code): it is not answer() returning false",
 		frags: []string{`host in fail-inbox-write s1`, `{"ok":false,"error":{"code":"gateway/internal"`, `agent/inbox/spliced queued next-step`}},
@@ -221,6 +224,10 @@ func TestRegressionsStillCatch(t *testing.T) {
 			m.del(i)
 			return m.find(0, "host out append s1 #7 t=0 step/end")
 		}},
+		{"restart-at-deadline-after-the-step-went-on", "INV-RESTART-PREFIX", "AGENT-3 the repair leaves the turn open", func(m *mut) int {
+			m.del(m.find(0, "turn/end turn=1 reason=interrupted"))
+			return -1
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name+" ("+c.inv+")", func(t *testing.T) {
@@ -234,6 +241,9 @@ func TestRegressionsStillCatch(t *testing.T) {
 			b := v.Of(c.inv)
 			if b == nil {
 				t.Fatalf("%s did not fire: %s\n%s", c.inv, v, m.tr.Text())
+			}
+			if want < 0 && b.Record != oracle.FinalRecord {
+				t.Fatalf("%s fired at %d, want the final state:\n%s", c.inv, b.Record, v)
 			}
 			if want >= 0 && b.Record != m.tr.Records[want].Seq {
 				t.Fatalf("%s fired at %d, want %d:\n%s", c.inv, b.Record, m.tr.Records[want].Seq, v)
