@@ -22,7 +22,14 @@ const maxDepth = 64
 
 // parseJSON parses one JSON text; ok is false for anything that is not exactly one value.
 func parseJSON(s string) (jv, bool) {
-	p := jparser{s: s, vals: make([]jv, 0, 16)}
+	n := 0 // members of every object and array: at most one per '{', '[' or ','
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '{', '[', ',':
+			n++
+		}
+	}
+	p := jparser{s: s, buf: make([]jv, n), top: n}
 	p.ws()
 	v, ok := p.value(0)
 	if !ok {
@@ -80,10 +87,36 @@ func (v jv) asStrings() ([]string, bool) {
 	return out, true
 }
 
+// jparser reads one text into one buffer allocated for it: the members of the objects
+// and arrays being read stack up from its start (sp), and the members of each finished
+// container move, contiguous, to its end, which fills downwards (top). Each member is in
+// one of the two regions at a time, so they never meet.
 type jparser struct {
-	s    string
-	i    int
-	vals []jv // scratch: members and items of the objects and arrays being read
+	s   string
+	i   int
+	buf []jv
+	sp  int // buf[:sp]: members of the containers being read
+	top int // buf[top:]: members of finished containers
+}
+
+// push adds a member to the container being read.
+func (p *jparser) push(v jv) bool {
+	if p.sp >= p.top {
+		return false // cannot happen: the buffer has room for every member
+	}
+	p.buf[p.sp] = v
+	p.sp++
+	return true
+}
+
+// keep moves the members of a finished container (from base) to the finished region and
+// returns them.
+func (p *jparser) keep(base int) []jv {
+	k := p.sp - base
+	p.top -= k
+	copy(p.buf[p.top:], p.buf[base:p.sp])
+	p.sp = base
+	return p.buf[p.top : p.top+k : p.top+k]
 }
 
 func (p *jparser) ws() {
@@ -131,8 +164,7 @@ func (p *jparser) value(depth int) (jv, bool) {
 
 func (p *jparser) object(depth int) (jv, bool) {
 	p.i++ // {
-	base := len(p.vals)
-	defer func() { p.vals = p.vals[:base] }()
+	base := p.sp
 	p.ws()
 	if p.i < len(p.s) && p.s[p.i] == '}' {
 		p.i++
@@ -158,7 +190,9 @@ func (p *jparser) object(depth int) (jv, bool) {
 			return jv{}, false
 		}
 		val.key = k
-		p.vals = append(p.vals, val)
+		if !p.push(val) {
+			return jv{}, false
+		}
 		p.ws()
 		if p.i >= len(p.s) {
 			return jv{}, false
@@ -168,7 +202,7 @@ func (p *jparser) object(depth int) (jv, bool) {
 			p.i++
 		case '}':
 			p.i++
-			return jv{kind: 'o', vals: append([]jv(nil), p.vals[base:]...)}, true
+			return jv{kind: 'o', vals: p.keep(base)}, true
 		default:
 			return jv{}, false
 		}
@@ -177,8 +211,7 @@ func (p *jparser) object(depth int) (jv, bool) {
 
 func (p *jparser) array(depth int) (jv, bool) {
 	p.i++ // [
-	base := len(p.vals)
-	defer func() { p.vals = p.vals[:base] }()
+	base := p.sp
 	p.ws()
 	if p.i < len(p.s) && p.s[p.i] == ']' {
 		p.i++
@@ -190,7 +223,9 @@ func (p *jparser) array(depth int) (jv, bool) {
 		if !ok {
 			return jv{}, false
 		}
-		p.vals = append(p.vals, val)
+		if !p.push(val) {
+			return jv{}, false
+		}
 		p.ws()
 		if p.i >= len(p.s) {
 			return jv{}, false
@@ -200,7 +235,7 @@ func (p *jparser) array(depth int) (jv, bool) {
 			p.i++
 		case ']':
 			p.i++
-			return jv{kind: 'a', vals: append([]jv(nil), p.vals[base:]...)}, true
+			return jv{kind: 'a', vals: p.keep(base)}, true
 		default:
 			return jv{}, false
 		}
