@@ -115,6 +115,11 @@ type applyCtx struct {
 	// Apply's effects before restartAt (a record index) belong to the host that crashed
 	restartPending bool
 	restartAt      int
+
+	// a disconnect (or a connect replacing a live generation) applied at record discAt:
+	// a wait due at the command's instant expires first, with its cancels and stream ends
+	discClient string
+	discAt     int
 }
 
 type replyInsert struct {
@@ -313,7 +318,7 @@ func (c *Checker) beginApply(i int, cmd wire.Command) {
 	case wire.Connect:
 		c.connectCmd(i, x)
 	case wire.Disconnect:
-		c.disconnectCmd(i, x.Client)
+		c.disconnectLater(i, x.Client)
 	case wire.EventResult:
 		c.eventResult(i, x)
 	case wire.StreamOpen:
@@ -368,6 +373,9 @@ func (c *Checker) openSession(x wire.OpenSession) {
 
 // hostEffect processes one effect of the current Apply.
 func (c *Checker) hostEffect(i int, e wire.Effect) {
+	if c.ap.discClient != "" && i >= c.ap.discAt {
+		c.disconnectNow()
+	}
 	if c.ap.restartPending && i >= c.ap.restartAt {
 		c.ap.restartPending = false
 		c.restart(c.ap.idx)
@@ -613,6 +621,7 @@ func (c *Checker) endApply() {
 	if !c.ap.on {
 		return
 	}
+	c.disconnectNow()
 	if c.ap.restartPending {
 		c.ap.restartPending = false
 		c.restart(c.ap.idx)

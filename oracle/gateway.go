@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/twosettle/twosettle/engine/wire"
+	"github.com/twosettle/twosettle/trace"
 )
 
 // The gateway model: connection generations, forwarded waterfall requests and their
@@ -119,10 +120,56 @@ func (c *Checker) conn(client string) *conn {
 func (c *Checker) connectCmd(i int, x wire.Connect) {
 	cn := c.conn(x.Client)
 	if cn.connected {
-		c.disconnectCmd(i, x.Client)
+		c.disconnectLater(i, x.Client)
 	}
 	cn.connecting, cn.connectRec = true, i
 	c.ap.connect = cn
+}
+
+// disconnectLater drops client's live generation in the Apply of command i: at once, or,
+// when a wait is due at the command's instant, after the last cancel or stream end the
+// host sends that generation (its timers fire before the command: GW-3, WAIT-9).
+func (c *Checker) disconnectLater(i int, client string) {
+	cn := c.conns[client]
+	at := -1
+	if cn != nil && cn.connected && c.waitDue(c.recs[i].Time) {
+		for j := i + 1; j < c.ap.end; j++ {
+			f, ok := c.recs[j].Payload.(wire.SendFrame)
+			if !ok || c.recs[j].Kind != trace.Out || f.Client != client || f.Gen != cn.gen {
+				continue
+			}
+			switch f.Frame.(type) {
+			case wire.Cancel, wire.StreamEnd, wire.StreamError:
+				at = j + 1
+			}
+		}
+	}
+	if at < 0 {
+		c.disconnectCmd(i, client)
+		return
+	}
+	c.ap.discClient, c.ap.discAt = client, at
+}
+
+// disconnectNow applies a deferred disconnect.
+func (c *Checker) disconnectNow() {
+	if cl := c.ap.discClient; cl != "" {
+		c.ap.discClient = ""
+		c.disconnectCmd(c.ap.idx, cl)
+		if _, ok := c.ap.cmd.(wire.Connect); ok {
+			c.conns[cl].connecting = true // the connect that replaced the generation
+		}
+	}
+}
+
+// waitDue reports whether a wait the oracle follows expires at or before now.
+func (c *Checker) waitDue(now int64) bool {
+	for _, fg := range c.active {
+		if e, ok := fg.expiryAt(); ok && fg.open() && e <= now {
+			return true
+		}
+	}
+	return false
 }
 
 // disconnectCmd drops a client's live generation: its deliveries are removed without
@@ -240,6 +287,9 @@ func (c *Checker) finish(ev *gwEvent, kind string, rec int) {
 func (c *Checker) frame(i int, x wire.SendFrame) {
 	cn := c.conn(x.Client)
 	if rd, ok := x.Frame.(wire.Ready); ok {
+		if c.ap.discClient == x.Client {
+			c.disconnectNow()
+		}
 		switch {
 		case c.ap.connect != cn || !cn.connecting:
 			c.fail(invGWGeneration, i, "Ready to "+x.Client+"."+strconv.Itoa(x.Gen)+" outside the Apply of its Connect (or twice)")

@@ -87,6 +87,9 @@ var regressions = []regression{
 	{file: "restart-at-deadline-after-the-step-went-on", was: []string{"INV-WAIT-LIFECYCLE", "INV-RESTART-PREFIX"},
 		why:   "AGENT-2 AGENT-3 a restart at a deadline: the expiry completes the step, which admits a steer and runs on before the crash; the repair closes what is durable",
 		frags: []string{`t=1000 host in restart`, `wait s1/c1 expired`, `claimed next-step`, `step/start turn=1 step=2`, `turn/end turn=1 reason=interrupted`}},
+	{file: "disconnect-at-deadline", was: []string{"INV-GW-GENERATION"},
+		why:   "GW-3 a disconnect at an unclaimed wait's deadline: the wait expires first and cancels the request on the generation that then drops",
+		frags: []string{`t=558 host in disconnect a`, `wait s1/d15w expired`, `t=558 host out send a.1 cancel ev=e5`}},
 	{file: "late-failed-steer-releases-the-reservation", was: []string{"INV-LATE-ANSWERABLE"},
 		why:   "LATE-5 a steering failure propagates as it is (no domain code): it is not answer() returning false",
 		frags: []string{`host in fail-inbox-write s1`, `{"ok":false,"error":{"code":"gateway/internal"`, `agent/inbox/spliced queued next-step`}},
@@ -227,6 +230,22 @@ func TestRegressionsStillCatch(t *testing.T) {
 		{"restart-at-deadline-after-the-step-went-on", "INV-RESTART-PREFIX", "AGENT-3 the repair leaves the turn open", func(m *mut) int {
 			m.del(m.find(0, "turn/end turn=1 reason=interrupted"))
 			return -1
+		}},
+		{"disconnect-at-deadline", "INV-GW-GENERATION", "GW-7 a frame after the disconnect that no timer sends", func(m *mut) int {
+			i := m.find(0, "host out direct-result d3")
+			r := m.tr.Records[i]
+			r.Payload = wire.SendFrame{Client: "a", Gen: 1, Frame: wire.SessionUpdate{Session: "s1"}}
+			m.insert(i+1, r)
+			return i + 1
+		}},
+		{"disconnect-at-deadline", "INV-GW-GENERATION", "GW-7 a cancel after a disconnect with no wait due", func(m *mut) int {
+			i := m.find(0, "t=558 host in disconnect a")
+			for j := i; j < len(m.tr.Records); j++ {
+				if m.tr.Records[j].Time == 558 {
+					m.tr.Records[j].Time = 557 // the wait is not due yet
+				}
+			}
+			return m.find(0, "t=557 host out send a.1 cancel ev=e5")
 		}},
 	}
 	for _, c := range cases {
