@@ -264,7 +264,7 @@ func (rt *Runtime) Phase(id string) string {
 }
 
 // State snapshots Session id as the host shows it; Questions is left for the host. The
-// log is copied.
+// log is shared, not copied: its events never change (session.Log.Events).
 func (rt *Runtime) State(id string) (wire.SessionState, bool) {
 	s := rt.sessions[id]
 	if s == nil {
@@ -275,7 +275,7 @@ func (rt *Runtime) State(id string) (wire.SessionState, bool) {
 		Parent:    s.log.Parent(),
 		Inherited: s.log.Inherited(),
 		Persisted: s.log.Persisted(),
-		Log:       append([]session.Event(nil), s.log.Events()...),
+		Log:       s.log.Since(0),
 		Inbox:     s.inboxView(),
 		Live:      s.agent != nil,
 		Root:      s.agent != nil && s.agent.owner == nil,

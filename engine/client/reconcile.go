@@ -15,11 +15,12 @@ func (c *Client) onSessionUpdate(f wire.SessionUpdate) {
 	}
 	s := c.sessionOf(f.Session)
 	if f.Reset {
-		s.log = append(s.log[:0:0], f.Events...)
+		// Shared with the update, never written: the capacity is cut, so appends copy.
+		s.log = f.Events[:len(f.Events):len(f.Events)]
 		s.broken = false
 		for i, e := range s.log {
 			if e.Seq != i {
-				s.log, s.broken = s.log[:i], true
+				s.log, s.broken = s.log[:i:i], true
 				break
 			}
 		}

@@ -3,7 +3,6 @@ package host
 import (
 	"slices"
 
-	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
@@ -42,7 +41,7 @@ func (h *Host) sendUpdates() {
 			default:
 				u.From = sent
 			}
-			u.Events = append([]session.Event(nil), log.Since(u.From)...)
+			u.Events = log.Since(u.From) // shared: a log's events never change (session.Log.Events)
 			if p := h.proj[id]; p != nil {
 				u.Questions = p.View()
 			}

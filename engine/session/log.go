@@ -51,7 +51,9 @@ func (l *Log) Len() int { return len(l.events) }
 // NextSeq is the seq the next appended event gets.
 func (l *Log) NextSeq() int { return len(l.events) }
 
-// Events returns every event, persisted or not. Read-only.
+// Events returns every event, persisted or not. Read-only. The events of a returned slice
+// never change: appends go past its end and a crash does not reuse its storage, so the
+// slice may be kept (shared with a client update or a snapshot) without a copy.
 func (l *Log) Events() []Event { return l.events[:len(l.events):len(l.events)] }
 
 // Since returns the events with seq >= from. Read-only.
@@ -102,11 +104,12 @@ func (l *Log) PersistThrough(n int) {
 func (l *Log) Durable() []Event { return l.events[:l.persisted:l.persisted] }
 
 // Crash drops the unpersisted suffix, as a host crash does (AGENT-6), and returns how many
-// events were lost.
+// events were lost. The dropped events are not overwritten: the log's capacity is cut to
+// the kept prefix, so the next Append copies it into new storage and a slice returned by
+// Events, Since or Durable before the crash keeps its events for good.
 func (l *Log) Crash() int {
 	lost := len(l.events) - l.persisted
-	clear(l.events[l.persisted:])
-	l.events = l.events[:l.persisted]
+	l.events = l.events[:l.persisted:l.persisted]
 	return lost
 }
 
