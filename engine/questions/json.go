@@ -48,9 +48,6 @@ const maxDepth = 256
 // anything JSON.parse would reject, and for nesting deeper than maxDepth.
 func parseJSON(s string) (value, bool) {
 	p := parser{s: s}
-	if len(s) > 0 && (s[0] == '{' || s[0] == '[') {
-		p.stack = make([]value, 0, 16)
-	}
 	p.ws()
 	v, ok := p.value(0)
 	if !ok {
@@ -63,25 +60,51 @@ func parseJSON(s string) (value, bool) {
 	return v, true
 }
 
+// parser reads one text into one buffer allocated for it (one allocation per text): the
+// children of the containers being parsed stack up from its start (buf[:sp]), and each
+// container that closes moves its children, contiguous, to the end, which fills downwards
+// (buf[top:]). A value is in one of the two regions at a time, so they never meet.
 type parser struct {
-	s string
-	i int
-	// stack collects the children of the containers being parsed; a container takes its
-	// children in one exact-size slice when it closes (one allocation per container).
-	stack []value
+	s   string
+	i   int
+	buf []value
+	sp  int
+	top int
 }
 
-// take pops the children above mark into a new slice.
+// push adds children to the container being parsed.
+func (p *parser) push(vs ...value) bool {
+	if p.buf == nil {
+		// An array element follows '[' or ','; an object member (a key and a value) has
+		// one ':'. So this bounds the values containers hold, however they nest.
+		n := 0
+		for i := 0; i < len(p.s); i++ {
+			switch p.s[i] {
+			case '[', ',':
+				n++
+			case ':':
+				n += 2
+			}
+		}
+		p.buf, p.top = make([]value, n), n
+	}
+	if p.sp+len(vs) > p.top {
+		return false // cannot happen: the buffer has room for every child
+	}
+	p.sp += copy(p.buf[p.sp:], vs)
+	return true
+}
+
+// take moves the children above mark to the finished region and returns them.
 func (p *parser) take(mark int) []value {
-	n := len(p.stack) - mark
+	n := p.sp - mark
 	if n == 0 {
 		return nil
 	}
-	out := make([]value, n)
-	copy(out, p.stack[mark:])
-	clear(p.stack[mark:])
-	p.stack = p.stack[:mark]
-	return out
+	p.top -= n
+	copy(p.buf[p.top:], p.buf[mark:p.sp])
+	p.sp = mark
+	return p.buf[p.top : p.top+n : p.top+n]
 }
 
 func (p *parser) ws() {
@@ -289,14 +312,16 @@ func (p *parser) array(depth int) (value, bool) {
 		p.i++
 		return v, true
 	}
-	mark := len(p.stack)
+	mark := p.sp
 	for {
 		p.ws()
 		e, ok := p.value(depth + 1)
 		if !ok {
 			return value{}, false
 		}
-		p.stack = append(p.stack, e)
+		if !p.push(e) {
+			return value{}, false
+		}
 		p.ws()
 		if p.i >= len(p.s) {
 			return value{}, false
@@ -322,7 +347,7 @@ func (p *parser) object(depth int) (value, bool) {
 		p.i++
 		return v, true
 	}
-	mark := len(p.stack)
+	mark := p.sp
 	for {
 		p.ws()
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
@@ -343,15 +368,15 @@ func (p *parser) object(depth int) (value, bool) {
 			return value{}, false
 		}
 		dup := false
-		for j := mark; j < len(p.stack); j += 2 {
-			if p.stack[j].s == k {
-				p.stack[j+1] = e // JSON.parse: the last value wins, the first position stays
+		for j := mark; j < p.sp; j += 2 {
+			if p.buf[j].s == k {
+				p.buf[j+1] = e // JSON.parse: the last value wins, the first position stays
 				dup = true
 				break
 			}
 		}
-		if !dup {
-			p.stack = append(p.stack, value{kind: kStr, s: k}, e)
+		if !dup && !p.push(value{kind: kStr, s: k}, e) {
+			return value{}, false
 		}
 		p.ws()
 		if p.i >= len(p.s) {
