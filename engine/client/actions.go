@@ -239,8 +239,9 @@ func (c *Client) send(k *card, batch []wire.AnswerItem) {
 		id := c.mintRPC()
 		k.busy, k.busyRPC, k.hint = viaRPC, id, ""
 		c.page.rpcs[id] = &rpcCall{kind: rpcAnswer, gen: c.page.gen, card: k}
-		args := append([]byte(`{"agentId":`), wire.JSONString(k.session)...)
-		args = append(append(args, `,"callId":`...), wire.JSONString(k.callID)...)
+		args := make([]byte, 0, 128+len(k.session)+len(k.callID))
+		args = wire.AppendJSONString(append(args, `{"agentId":`...), k.session)
+		args = wire.AppendJSONString(append(args, `,"callId":`...), k.callID)
 		args = append(args, `,"answer":`...)
 		args = wire.Answer{Answers: batch}.AppendJSON(args)
 		c.emit(wire.SendCall{Gen: c.page.gen, RPCID: id, Endpoint: wire.EndpointAnswer, Args: append(args, '}')})
@@ -404,8 +405,9 @@ func (c *Client) planDiscard(a wire.UserAction) (func(), error) {
 	return func() {
 		id := c.mintRPC()
 		c.page.rpcs[id] = &rpcCall{kind: rpcDiscard, gen: c.page.gen}
-		args := append([]byte(`{"agentId":`), wire.JSONString(s.id)...)
-		args = append(append(args, `,"messageId":`...), wire.JSONString(msgID)...)
+		args := make([]byte, 0, 32+len(s.id)+len(msgID))
+		args = wire.AppendJSONString(append(args, `{"agentId":`...), s.id)
+		args = wire.AppendJSONString(append(args, `,"messageId":`...), msgID)
 		c.emit(wire.SendCall{Gen: c.page.gen, RPCID: id, Endpoint: wire.EndpointDiscard, Args: append(args, '}')})
 	}, nil
 }
@@ -417,7 +419,8 @@ func (c *Client) findCard(a wire.UserAction) (*card, error) {
 		return nil, fmt.Errorf("%s: no session %q (sessions: %s)", a.Kind, a.Session, listOr(c.page.order))
 	}
 	inSession := func(k *card) bool { return a.Session == "" || k.session == a.Session }
-	var found []*card
+	var buf [4]*card
+	found := buf[:0]
 	switch {
 	case a.Card == "":
 		for _, id := range c.page.order {

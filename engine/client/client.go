@@ -137,12 +137,16 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // together with the error: time passed, the action did nothing.
 func (c *Client) Apply(now int64, in wire.ClientInput) ([]wire.ClientEffect, error) {
 	c.out = c.out[:0]
+	var run func()
 	if u, ok := in.(wire.User); ok {
-		if _, err := c.plan(u.Action); err != nil {
+		var err error
+		if run, err = c.plan(u.Action); err != nil {
 			return nil, err
 		}
 	}
-	c.advance(now)
+	if c.advance(now) {
+		run = nil // a tick expired a card: the action is planned again on the new state
+	}
 	switch in := in.(type) {
 	case wire.FromHost:
 		c.onFrame(in.Frame)
@@ -154,10 +158,12 @@ func (c *Client) Apply(now int64, in wire.ClientInput) ([]wire.ClientEffect, err
 		c.newPage()
 		c.emit(wire.Dial{})
 	case wire.User:
-		run, err := c.plan(in.Action)
-		if err != nil {
-			c.settleView()
-			return c.out, err
+		if run == nil {
+			var err error
+			if run, err = c.plan(in.Action); err != nil {
+				c.settleView()
+				return c.out, err
+			}
 		}
 		run()
 	case wire.ClientTick:
@@ -167,8 +173,9 @@ func (c *Client) Apply(now int64, in wire.ClientInput) ([]wire.ClientEffect, err
 }
 
 // advance moves the client clock to now and runs the countdown ticks that are due: a
-// tick expires a card when its deadline has passed (CD-1, CLAIM-7), in tick order.
-func (c *Client) advance(now int64) {
+// tick expires a card when its deadline has passed (CD-1, CLAIM-7), in tick order. It
+// reports whether a card expired (nothing else a user action's plan reads changes here).
+func (c *Client) advance(now int64) (expired bool) {
 	c.now = now
 	for {
 		var due *card
@@ -183,13 +190,14 @@ func (c *Client) advance(now int64) {
 			}
 		}
 		if due == nil {
-			return
+			return expired
 		}
 		if !due.expirable() {
 			due.hasDeadline = false
 			continue
 		}
 		c.expire(due)
+		expired = true
 	}
 }
 

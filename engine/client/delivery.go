@@ -185,8 +185,9 @@ func (c *Client) onWaterfall(f wire.Waterfall) {
 		s := &stream{seq: c.page.seqN, id: c.mintStream(), gen: d.gen, d: d, open: true}
 		d.claim = s
 		c.page.streams[s.id] = s
-		args := append([]byte(`{"agentId":`), wire.JSONString(f.AgentID)...)
-		args = append(append(append(args, `,"callId":`...), wire.JSONString(callID)...), '}')
+		args := make([]byte, 0, len(`{"agentId":,"callId":}`)+len(f.AgentID)+len(callID)+4)
+		args = wire.AppendJSONString(append(args, `{"agentId":`...), f.AgentID)
+		args = append(wire.AppendJSONString(append(args, `,"callId":`...), callID), '}')
 		c.emit(wire.OpenStream{Gen: d.gen, StreamID: s.id, Endpoint: wire.EndpointAttachWait, Args: args})
 		d.phase = phHandshake
 		return

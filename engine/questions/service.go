@@ -60,7 +60,8 @@ type Result struct {
 // has none.
 func (r Result) JSON() json.RawMessage {
 	if r.Pending {
-		b := append([]byte(`{"pending":true,"callId":`), wire.JSONString(r.CallID)...)
+		b := make([]byte, 0, 32+len(r.CallID))
+		b = wire.AppendJSONString(append(b, `{"pending":true,"callId":`...), r.CallID)
 		return append(b, '}')
 	}
 	return r.Answer

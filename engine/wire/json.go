@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -10,6 +11,7 @@ import (
 // escaping), so texts the peer tests compare byte for byte come out identical.
 // Invalid UTF-8 bytes become U+FFFD.
 func AppendJSONString(b []byte, s string) []byte {
+	b = slices.Grow(b, len(s)+2)
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -58,7 +60,23 @@ func AppendJSONString(b []byte, s string) []byte {
 }
 
 // JSONString returns s as a JSON string literal (see AppendJSONString).
-func JSONString(s string) string { return string(AppendJSONString(nil, s)) }
+func JSONString(s string) string {
+	if plainJSON(s) {
+		return `"` + s + `"`
+	}
+	return string(AppendJSONString(make([]byte, 0, len(s)+8), s))
+}
+
+// plainJSON reports whether s is written as is between the quotes: printable ASCII with
+// no '"' or '\\'.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
 
 func appendKey(b []byte, first bool, key string) []byte {
 	if !first {

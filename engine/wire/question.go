@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -204,6 +205,17 @@ type Answer struct {
 
 // AppendJSON appends {"answers":[…]}, the answer tool result text (TOOL-8).
 func (a Answer) AppendJSON(b []byte) []byte {
+	n := 16
+	for _, it := range a.Answers {
+		n += 32 + len(it.ID)
+		for _, s := range it.Selected {
+			n += 3 + len(s)
+		}
+		if it.Custom != nil {
+			n += 12 + len(*it.Custom)
+		}
+	}
+	b = slices.Grow(b, n) // one allocation for the usual text (no escapes)
 	b = append(b, `{"answers":`...)
 	b = AppendAnswersJSON(b, a.Answers)
 	return append(b, '}')
@@ -228,6 +240,30 @@ type QuestionRequest struct {
 
 // AppendJSON appends the request as compact JSON.
 func (r QuestionRequest) AppendJSON(b []byte) []byte {
+	n := 48
+	if r.Wait != nil {
+		n += len(r.Wait.CallID)
+	}
+	for _, q := range r.Questions {
+		n += 32 + len(q.ID) + len(q.Question)
+		if q.Detail != nil {
+			n += 12 + len(*q.Detail)
+		}
+		if q.Header != nil {
+			n += 12 + len(*q.Header)
+		}
+		for _, o := range q.Options {
+			n += 12 + len(o.Label)
+			if o.Description != nil {
+				n += 16 + len(*o.Description)
+			}
+		}
+		n += 20
+		if q.Intent != nil {
+			n += 40 + len(q.Intent.Kind) + len(q.Intent.Approve) + len(q.Intent.CallID)
+		}
+	}
+	b = slices.Grow(b, n) // one allocation for the usual text (no escapes)
 	b = append(b, `{"questions":`...)
 	b = AppendQuestionsJSON(b, r.Questions)
 	if r.Wait != nil {
