@@ -57,10 +57,12 @@ type openCall struct {
 
 type openPTC struct {
 	sub, parent, name string
+	ids               []string // an ask's question ids
 	rec               int
 }
 
-// callInfo is what the oracle knows of an ask_user_question call (latest call per id).
+// callInfo is what the oracle knows of an ask_user_question call (latest call per id; an
+// untracked call does not replace a tracked one, whose row it leaves alone).
 type callInfo struct {
 	legacy bool
 	ids    []string
@@ -238,7 +240,11 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 			if s.calls2 == nil {
 				s.calls2 = map[string]*callInfo{}
 			}
-			s.calls2[d.CallID] = &callInfo{legacy: !s.timed, ids: args.ids, rec: rec}
+			// an untracked call (PROJ-2), or one whose arguments the projection cannot read
+			// (PROJ-3), reusing a tracked call's id leaves that call's row as it is
+			if old := s.calls2[d.CallID]; old == nil || old.legacy || (s.timed && args.ok && !args.empty) {
+				s.calls2[d.CallID] = &callInfo{legacy: !s.timed, ids: args.ids, rec: rec}
+			}
 			if check {
 				c.askCall(s, d.CallID, args, rec)
 			}
@@ -296,17 +302,15 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 				fail(invLogPairing, "tool/ptc-dispatch-start "+d.SubCallID+" started twice", p.rec)
 			}
 		}
-		s.ptc = append(s.ptc, openPTC{sub: d.SubCallID, parent: d.Parent, name: d.Name, rec: rec})
+		p := openPTC{sub: d.SubCallID, parent: d.Parent, name: d.Name, rec: rec}
 		if d.Name == questions.ToolName {
 			args := parseAskArgs(d.Arguments)
-			if s.calls2 == nil {
-				s.calls2 = map[string]*callInfo{}
-			}
-			s.calls2[d.SubCallID] = &callInfo{ids: args.ids, rec: rec}
+			p.ids = args.ids
 			if check {
 				c.ptcAsk(s, d.SubCallID, args, rec)
 			}
 		}
+		s.ptc = append(s.ptc, p)
 	case session.PTCDispatch:
 		i := -1
 		for j, p := range s.ptc {
@@ -318,7 +322,16 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 			fail(invLogPairing, "tool/ptc-dispatch "+d.SubCallID+" with no unresolved tool/ptc-dispatch-start")
 			break
 		}
+		p := s.ptc[i]
 		s.ptc = append(s.ptc[:i], s.ptc[i+1:]...)
+		if d.Name == questions.ToolName && isPending(d.Text) && !d.IsError && len(p.ids) > 0 {
+			// the sub-call enters the projection (PROJ-7); a later sub-call reusing its id
+			// that does not enter leaves its row alone
+			if s.calls2 == nil {
+				s.calls2 = map[string]*callInfo{}
+			}
+			s.calls2[d.SubCallID] = &callInfo{ids: p.ids, rec: p.rec}
+		}
 		if check && d.Name == questions.ToolName {
 			c.ptcResult(s, d, rec)
 		}
