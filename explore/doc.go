@@ -47,9 +47,8 @@
 //     is K-1 modulo N.
 //   - A run error (the simulator's guards) is a failure named RUN-ERROR; a scenario the
 //     host or the simulator refuses is INVALID (a generator bug).
-//   - The generator stays within what a real model, client and caller of the decision's
-//     API can do: a model request carries a header before its first tool call, a header
-//     never contradicts the host's tool mode, and a direct blocking ask() never carries
-//     a timed wait (only askTimed makes one). Inputs outside that are findings about the
-//     oracle, not the engine (see the report of the issue).
+//   - The generator also draws inputs at the edge of the decision's API: a model request
+//     with no header before its first tool call (untracked, PROJ-2), a header whose tools
+//     contradict the host's tool mode (the host's mode decides the path, TOOL-1/TOOL-4),
+//     and a direct blocking ask() carrying a timed wait (no host wait behind it, WAIT-7).
 package explore

@@ -189,17 +189,21 @@ func (g *gen) episode(t0 scenarios.Duration) scenarios.Duration {
 		g.model(t0, session, scenarios.ModelAction{Kind: scenarios.ModelPrompt, Text: pick(r, []string{"go", "next", "continue"})})
 	}
 	t := t0 + scenarios.Duration(between(r, 0, 30))
-	// A model request always carries a header first (the host records the tool schemas
-	// it offers); later requests may leave it out (no change). A header whose tools
-	// differ from the host's mode would contradict the host's configuration, so the
-	// generator writes custom tools only where they agree with it (legacy).
+	// A model request usually carries a header first (the host records the tool schemas
+	// it offers); later requests may leave it out (no change), and a few leave it out from
+	// the start: their calls are then untracked (PROJ-2) while the host's tool mode still
+	// decides their path (TOOL-1, TOOL-4). A header's tools are mostly the host's own; some
+	// are custom, agreeing with the host's mode or contradicting it (the header decides
+	// only what the projection tracks).
 	if !g.headed[session] || !chance(r, 10) {
-		g.headed[session] = true
-		h := scenarios.ModelAction{Kind: scenarios.ModelHeader}
-		if g.sw.Mode == scenarios.ModeLegacy && chance(r, 10) {
-			h.Tools = legacyTools
+		if x := r.IntN(100); x >= 5 {
+			g.headed[session] = true
+			h := scenarios.ModelAction{Kind: scenarios.ModelHeader}
+			if x < 15 {
+				h.Tools = pick(r, []string{legacyTools, timedTools})
+			}
+			g.model(t, session, h)
 		}
-		g.model(t, session, h)
 	}
 	end := t
 	n := pick(r, []int{1, 1, 1, 2, 2, 3})
@@ -238,6 +242,10 @@ func (g *gen) episode(t0 scenarios.Duration) scenarios.Duration {
 // legacyTools is a header whose ask_user_question has no timeout parameter: the
 // projection then treats the calls after it as legacy (PROJ-2).
 const legacyTools = `[{"name":"ask_user_question","parameters":{"type":"object","properties":{"questions":{"type":"array"}},"required":["questions"]}}]`
+
+// timedTools is a header whose ask_user_question has a timeout parameter: the projection
+// tracks the calls after it (PROJ-2), whatever the host's tool mode.
+const timedTools = `[{"name":"ask_user_question","parameters":{"type":"object","properties":{"questions":{"type":"array"},"timeout":{"type":"integer"}},"required":["questions"]}}]`
 
 // call makes one model tool call at t and returns when its consequences end.
 func (g *gen) call(t scenarios.Duration, session string) scenarios.Duration {
@@ -527,11 +535,13 @@ func (g *gen) service(t scenarios.Duration) scenarios.Duration {
 	default:
 		c.Kind = scenarios.ServiceAsk
 		c.Questions = g.questions()
-		// A blocking ask tied to a call id (wait {callId}). The generator never adds
-		// timed: true here: a blocking ask() carrying a timed wait has no host wait behind
-		// it (only askTimed makes one), which no caller of the decision's API does.
+		// A blocking ask tied to a call id (wait {callId}), sometimes with timed: true: a
+		// blocking ask() has no host wait behind it whatever its wait says (only askTimed
+		// makes one), so the client's claim stream ends with no frame and it delegates
+		// (WAIT-7, CLAIM-5).
 		if chance(r, 60) {
 			c.Call = "d" + strconv.Itoa(g.services) + "w"
+			c.Timed = chance(r, 15)
 		}
 		g.add(t, scenarios.Step{Service: &c})
 	}
