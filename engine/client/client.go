@@ -233,11 +233,20 @@ func (c *Client) StateAt(now int64) wire.ClientState {
 	}
 	for _, id := range c.page.order {
 		s := c.page.sessions[id]
-		st.Rows = append(st.Rows, c.rows(s)...)
-		st.Nodes = append(st.Nodes, nodes(s)...)
-		st.Conversation = append(st.Conversation, conversation(s)...)
+		st.Rows = join(st.Rows, c.rows(s))
+		st.Nodes = join(st.Nodes, nodes(s))
+		st.Conversation = join(st.Conversation, conversation(s))
 	}
 	return st
+}
+
+// join is append(dst, more...), taking more itself when dst is empty (the one-Session
+// case): the lists are fresh, so nothing else holds them.
+func join[T any](dst, more []T) []T {
+	if len(dst) == 0 && len(more) > 0 {
+		return more
+	}
+	return append(dst, more...)
 }
 
 func (c *Client) sessionOf(id string) *sessionView {

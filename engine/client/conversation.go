@@ -31,10 +31,21 @@ func conversation(s *sessionView) []wire.ConvEntry {
 			ended[te.Turn] = true
 		}
 	}
-	var out []wire.ConvEntry
-	lastGroup := map[int]int{} // entry index of each turn's latest group (turn 0: outside any turn)
-	parentTurn := []int{}      // per entry: the index of its turn disclosure, -1 none
-	parentGroup := []int{}     // per entry: the index of its group disclosure, -1 none
+	// At most one disclosure per turn, and an entry plus a group per tool call or message.
+	n := 0
+	for _, e := range s.log {
+		switch e.Data.(type) {
+		case session.TurnStart:
+			n++
+		case session.ToolCall, session.UserMessage:
+			n += 2
+		}
+	}
+	out := make([]wire.ConvEntry, 0, n)
+	lastGroup := map[int]int{}          // entry index of each turn's latest group (turn 0: outside any turn)
+	parents := make([]int, 0, 2*n)      // scratch for the two lists below
+	parentTurn := parents[:0:n]         // per entry: the index of its turn disclosure, -1 none
+	parentGroup := parents[n : n : 2*n] // per entry: the index of its group disclosure, -1 none
 	add := func(e wire.ConvEntry, t, g int) {
 		e.Session = s.id
 		out = append(out, e)

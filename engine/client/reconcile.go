@@ -82,7 +82,8 @@ func (c *Client) reconcile(s *sessionView) {
 	if c.page.torn {
 		return
 	}
-	var rows []string
+	var buf [8]string
+	rows := buf[:0]
 	for _, r := range s.questions.Active {
 		if !validRow(r) {
 			continue
@@ -95,7 +96,10 @@ func (c *Client) reconcile(s *sessionView) {
 		rows = append(rows, r.CallID)
 		switch r.State {
 		case wire.StateContinued:
-			k := c.ensure(s.id, slices.Clone(r.Questions), r.CallID)
+			k := c.page.byKey[keyOf(s.id, r.CallID)]
+			if k == nil || k.kind == kindReview {
+				k = c.ensure(s.id, slices.Clone(r.Questions), r.CallID) // the questions are cloned only for a new card
+			}
 			k.rpc = true
 			c.setState(k, wire.StateContinued)
 		case wire.StateOpen:
@@ -104,9 +108,15 @@ func (c *Client) reconcile(s *sessionView) {
 			}
 		}
 	}
+	swept := func(k *card) bool {
+		return k.session == s.id && k.callID != "" && k.kind != kindReview && !slices.Contains(rows, k.callID) &&
+			k.requests == 0 && k.waterfall == nil
+	}
+	if !slices.ContainsFunc(c.page.cards, swept) {
+		return // nothing to sweep (removing a card changes nothing the test reads of another)
+	}
 	for _, k := range slices.Clone(c.page.cards) {
-		if k.session == s.id && k.callID != "" && k.kind != kindReview && !slices.Contains(rows, k.callID) &&
-			k.requests == 0 && k.waterfall == nil {
+		if swept(k) {
 			c.remove(k)
 		}
 	}

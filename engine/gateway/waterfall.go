@@ -85,6 +85,7 @@ type pending struct {
 	id         string
 	inv        Invocation
 	frame      wire.Waterfall
+	boxed      wire.Frame // frame as the interface value every delivery sends (boxed once)
 	deliveries []*conn // generations that hold the event, in delivery order
 	offSignal  func()
 	offContext func()
@@ -93,7 +94,7 @@ type pending struct {
 func (p *pending) deliver(c *conn) {
 	p.deliveries = append(p.deliveries, c)
 	c.deliveries = append(c.deliveries, p)
-	p.g.send(c, p.frame)
+	p.g.send(c, p.boxed)
 }
 
 func (p *pending) release() {
@@ -136,6 +137,7 @@ func (g *Gateway) Forward(inv Invocation) (eventID string, err error) {
 		g: g, id: id, inv: inv,
 		frame: wire.Waterfall{EventID: id, Event: inv.Event, AgentID: inv.AgentID, Request: inv.Request},
 	}
+	p.boxed = p.frame
 	g.pending = append(g.pending, p)
 	p.offSignal = inv.Signal.OnAbort(func(reason error) { g.finish(p, nil, Settlement{Kind: wire.OutcomeRejected, Err: abortReason(reason)}) })
 	p.offContext = inv.Context.OnAbort(func(error) { g.finish(p, nil, Settlement{Kind: wire.OutcomeRejected, Err: ErrContextReleased}) })

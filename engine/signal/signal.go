@@ -17,6 +17,7 @@ type Signal struct {
 	reason    error
 	listeners []listener
 	nextID    int
+	inline    [2]listener // the first listeners' storage (most signals have one or two)
 }
 
 type listener struct {
@@ -65,6 +66,9 @@ func (s *Signal) OnAbort(fn func(reason error)) (remove func()) {
 	}
 	s.nextID++
 	id := s.nextID
+	if s.listeners == nil {
+		s.listeners = s.inline[:0]
+	}
 	s.listeners = append(s.listeners, listener{id: id, fn: fn})
 	return func() {
 		for i, l := range s.listeners {
