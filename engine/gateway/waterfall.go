@@ -86,7 +86,7 @@ type pending struct {
 	inv        Invocation
 	frame      wire.Waterfall
 	boxed      wire.Frame // frame as the interface value every delivery sends (boxed once)
-	deliveries []*conn // generations that hold the event, in delivery order
+	deliveries []*conn    // generations that hold the event, in delivery order
 	offSignal  func()
 	offContext func()
 }
