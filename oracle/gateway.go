@@ -127,19 +127,21 @@ func (c *Checker) connectCmd(i int, x wire.Connect) {
 }
 
 // disconnectLater drops client's live generation in the Apply of command i: at once, or,
-// when a wait is due at the command's instant, after the last cancel or stream end the
-// host sends that generation (its timers fire before the command: GW-3, WAIT-9).
+// when a timer is due at the command's instant (a wait's expiry, a sleep's end), after the
+// last cancel, stream end or request the host sends that generation: its timers fire
+// before the command (GW-3, WAIT-9), and a call they complete may let a run_code go on to
+// its next sub-call, whose request is forwarded.
 func (c *Checker) disconnectLater(i int, client string) {
 	cn := c.conns[client]
 	at := -1
-	if cn != nil && cn.connected && c.waitDue(c.recs[i].Time) {
+	if cn != nil && cn.connected && c.timerDue(c.recs[i].Time) {
 		for j := i + 1; j < c.ap.end; j++ {
 			f, ok := c.recs[j].Payload.(wire.SendFrame)
 			if !ok || c.recs[j].Kind != trace.Out || f.Client != client || f.Gen != cn.gen {
 				continue
 			}
 			switch f.Frame.(type) {
-			case wire.Cancel, wire.StreamEnd, wire.StreamError:
+			case wire.Cancel, wire.StreamEnd, wire.StreamError, wire.Waterfall:
 				at = j + 1
 			}
 		}
@@ -162,11 +164,24 @@ func (c *Checker) disconnectNow() {
 	}
 }
 
-// waitDue reports whether a wait the oracle follows expires at or before now.
-func (c *Checker) waitDue(now int64) bool {
+// timerDue reports whether a wait the oracle follows expires, or a sleep ends, at or
+// before now.
+func (c *Checker) timerDue(now int64) bool {
 	for _, fg := range c.active {
 		if e, ok := fg.expiryAt(); ok && fg.open() && e <= now {
 			return true
+		}
+	}
+	for _, s := range c.sessOrder {
+		for _, oc := range s.calls {
+			if oc.wake >= 0 && oc.wake <= now {
+				return true
+			}
+		}
+		for _, p := range s.ptc {
+			if p.wake >= 0 && p.wake <= now {
+				return true
+			}
 		}
 	}
 	return false

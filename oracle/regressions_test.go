@@ -96,6 +96,9 @@ var regressions = []regression{
 	{file: "ptc-sub-call-id-reused-without-entering", was: []string{"INV-ANSWER-VALIDATED"},
 		why:   "PROJ-7 a sub-call reusing a continued sub-call's id that does not end pending leaves its row (and its questions) alone",
 		frags: []string{`sub=c3:ptc:2 name=ask_user_question error err=UserQuestionError/ASK_ABORTED`, `userQuestions/answer {"agentId":"s1","callId":"c3:ptc:2","answer":{"answers":[{"id":"q1","selected":["npm"]}]}}`, `{"ok":true,"value":true}`}},
+	{file: "disconnect-at-sleep-end", was: []string{"INV-GW-GENERATION"},
+		why:   "GW-5 a disconnect at a sleep's end: the run_code goes on first and its next sub-call's request reaches the generation that then drops",
+		frags: []string{`t=7425 host in disconnect a`, `name=sleep ok slept 216 ms`, `t=7425 host out send a.1 waterfall ev=e1`}},
 	{file: "late-failed-steer-releases-the-reservation", was: []string{"INV-LATE-ANSWERABLE"},
 		why:   "LATE-5 a steering failure propagates as it is (no domain code): it is not answer() returning false",
 		frags: []string{`host in fail-inbox-write s1`, `{"ok":false,"error":{"code":"gateway/internal"`, `agent/inbox/spliced queued next-step`}},
@@ -252,6 +255,16 @@ func TestRegressionsStillCatch(t *testing.T) {
 				}
 			}
 			return m.find(0, "t=557 host out send a.1 cancel ev=e5")
+		}},
+		{"disconnect-at-sleep-end", "INV-GW-GENERATION", "GW-7 a request to the dropped generation with no timer due", func(m *mut) int {
+			i := m.find(0, "t=7425 host in disconnect a")
+			w := m.tr.Records[m.find(0, "t=7425 host out send a.1 waterfall ev=e1")]
+			w.Time = 7424
+			r := m.tr.Records[i]
+			r.Time = 7424 // the sleep ends at 7425
+			m.insert(i, w)
+			m.insert(i, r)
+			return i + 1
 		}},
 	}
 	for _, c := range cases {

@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"bytes"
 	"strconv"
 
 	"github.com/twosettle/twosettle/engine/questions"
@@ -53,12 +54,35 @@ type openCall struct {
 	turn, step   int
 	idx          int // log index of the tool/call
 	rec          int
+	wake         int64 // a sleep's due time, -1 none
 }
 
 type openPTC struct {
 	sub, parent, name string
 	ids               []string // an ask's question ids
 	rec               int
+	wake              int64 // a sleep's due time, -1 none
+}
+
+// sleepWake is when a call of the runtime's sleep tool ({"ms":N}) made at t completes,
+// or -1 when it is no sleep (or fails at once).
+func sleepWake(name, args string, t int64) int64 {
+	if name != "sleep" {
+		return -1
+	}
+	top, isObj := members([]byte(args))
+	if !isObj {
+		return -1
+	}
+	v, ok := member(top, "ms")
+	if !ok || jsonKind(v) != '0' {
+		return -1
+	}
+	n, err := strconv.ParseInt(string(bytes.TrimSpace(v)), 10, 64)
+	if err != nil || n < 0 {
+		return -1
+	}
+	return t + n
 }
 
 // callInfo is what the oracle knows of an ask_user_question call (latest call per id; an
@@ -234,7 +258,8 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 				break
 			}
 		}
-		s.calls = append(s.calls, openCall{callID: d.CallID, name: d.Name, turn: d.Turn, step: d.Step, idx: len(s.log) - 1, rec: rec})
+		s.calls = append(s.calls, openCall{callID: d.CallID, name: d.Name, turn: d.Turn, step: d.Step, idx: len(s.log) - 1, rec: rec,
+			wake: sleepWake(d.Name, d.Arguments, e.Time)})
 		if d.Name == questions.ToolName {
 			args := parseAskArgs(d.Arguments)
 			if s.calls2 == nil {
@@ -302,7 +327,7 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 				fail(invLogPairing, "tool/ptc-dispatch-start "+d.SubCallID+" started twice", p.rec)
 			}
 		}
-		p := openPTC{sub: d.SubCallID, parent: d.Parent, name: d.Name, rec: rec}
+		p := openPTC{sub: d.SubCallID, parent: d.Parent, name: d.Name, rec: rec, wake: sleepWake(d.Name, d.Arguments, e.Time)}
 		if d.Name == questions.ToolName {
 			args := parseAskArgs(d.Arguments)
 			p.ids = args.ids
