@@ -50,7 +50,7 @@ func (c *Client) newCard(session string, qs []wire.Question, callID, kind string
 		k.drafts[i] = initial[i].clone()
 	}
 	if stored, ok := c.drafts.get(k.key); ok {
-		if p, fits := decodeProgress(stored, len(qs)); !fits {
+		if p, fits := c.rd.decodeProgress(stored, len(qs)); !fits {
 			c.drafts.clear(k.key)
 		} else {
 			k.index = p.index

@@ -47,6 +47,7 @@ type Client struct {
 
 	page page
 	out  []wire.ClientEffect
+	rd   reader // the client's JSON reader (its buffer is reused from text to text)
 }
 
 // page is everything a reload loses.
@@ -234,7 +235,7 @@ func (c *Client) StateAt(now int64) wire.ClientState {
 	for _, id := range c.page.order {
 		s := c.page.sessions[id]
 		st.Rows = join(st.Rows, c.rows(s))
-		st.Nodes = join(st.Nodes, nodes(s))
+		st.Nodes = join(st.Nodes, nodes(&c.rd, s))
 		st.Conversation = join(st.Conversation, conversation(s))
 	}
 	return st

@@ -167,7 +167,7 @@ func (c *Client) onWaterfall(f wire.Waterfall) {
 		c.finish(d, wire.Outcome{Kind: wire.OutcomeNext})
 		return
 	}
-	req, ok := parseRequest(f.Request)
+	req, ok := c.rd.parseRequest(f.Request)
 	if !ok || len(req.Questions) == 0 {
 		c.finish(d, wire.Outcome{Kind: wire.OutcomeNext})
 		return
@@ -212,7 +212,7 @@ func (c *Client) onStreamItem(s *stream, value json.RawMessage) {
 	if s.frames == 1 && d.phase == phHandshake {
 		// The claim's frame: the client deadline is its own now + remainingMs (CD-1).
 		d.phase = phListening
-		if ms, ok := remainingMs(value); ok {
+		if ms, ok := c.rd.remainingMs(value); ok {
 			c.attach(d.card, d, true, c.now+ms)
 		} else {
 			c.attach(d.card, d, false, 0)
@@ -251,8 +251,8 @@ func (c *Client) claimEnded(s *stream, err *wire.Error) {
 }
 
 // remainingMs reads the claim frame {"remainingMs":N}.
-func remainingMs(v json.RawMessage) (int64, bool) {
-	top, ok := object(string(v))
+func (rd *reader) remainingMs(v json.RawMessage) (int64, bool) {
+	top, ok := rd.object(string(v))
 	if !ok {
 		return 0, false
 	}

@@ -83,8 +83,8 @@ func (p progress) encode() string {
 // decodeProgress reads a stored draft for a card of n questions. It accepts it only if it
 // fits (spec §6.6, DRAFT-2): index an integer in range, exactly n drafts of the right
 // types, wait absent, editing or waiting. Anything else reports false.
-func decodeProgress(stored string, n int) (progress, bool) {
-	top, ok := object(stored)
+func (rd *reader) decodeProgress(stored string, n int) (progress, bool) {
+	top, ok := rd.object(stored)
 	if !ok {
 		return progress{}, false
 	}

@@ -22,6 +22,18 @@ const maxDepth = 64
 
 // parseJSON parses one JSON text; ok is false for anything that is not exactly one value.
 func parseJSON(s string) (jv, bool) {
+	var r reader
+	return r.parse(s)
+}
+
+// reader parses texts into one buffer it keeps: the value a parse returns (its members
+// and items) is valid until the reader's next parse. Every reader of the client reads a
+// text, turns what it needs into wire values (strings point into the text, not the
+// buffer) and only then reads another, so a client keeps one reader and its parses
+// allocate nothing once the buffer has grown to its largest text.
+type reader struct{ buf []jv }
+
+func (r *reader) parse(s string) (jv, bool) {
 	n := 0 // members of every object and array: at most one per '{', '[' or ','
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
@@ -29,7 +41,10 @@ func parseJSON(s string) (jv, bool) {
 			n++
 		}
 	}
-	p := jparser{s: s, buf: make([]jv, n), top: n}
+	if cap(r.buf) < n {
+		r.buf = make([]jv, max(n, 2*cap(r.buf)))
+	}
+	p := jparser{s: s, buf: r.buf[:n], top: n}
 	p.ws()
 	v, ok := p.value(0)
 	if !ok {

@@ -17,8 +17,8 @@ type replyAnswer struct {
 // replyPairsOf reads a recorded reply's text (spec §6.9): non-JSON, or no questions
 // array, gives nothing; question entries need string id and question (others skipped),
 // answer entries a string id and an array selected (filtered to strings).
-func replyPairsOf(text string) ([]wire.Question, []replyAnswer) {
-	top, ok := object(text)
+func (rd *reader) replyPairsOf(text string) ([]wire.Question, []replyAnswer) {
+	top, ok := rd.object(text)
 	if !ok {
 		return nil, nil
 	}
@@ -92,7 +92,7 @@ func replyAnswerValues(as []replyAnswer, id string) []string {
 // a reply (kind user-question-reply, a call id, outcome answered: NODE-1), never an
 // ordinary message with the same JSON. The text is parsed for presentation; an
 // unreadable payload keeps its raw text (NODE-2).
-func nodes(s *sessionView) []wire.NodeState {
+func nodes(rd *reader, s *sessionView) []wire.NodeState {
 	var out []wire.NodeState
 	for _, e := range s.log {
 		um, ok := e.Data.(session.UserMessage)
@@ -104,7 +104,7 @@ func nodes(s *sessionView) []wire.NodeState {
 			text = um.Message.Text
 		}
 		n := wire.NodeState{Session: s.id, Seq: e.Seq, CallID: um.Message.Source.CallID, Text: text}
-		qs, as := replyPairsOf(text)
+		qs, as := rd.replyPairsOf(text)
 		for _, q := range qs {
 			head := q.Question
 			if q.Header != nil && *q.Header != "" && *q.Header != q.Question {

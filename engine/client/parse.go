@@ -7,9 +7,9 @@ import (
 // The client's readers of received and recorded JSON (spec §6.4, §6.7, §6.9, §7.2). They
 // never fail loudly: what does not parse is reported as absent and handled as the spec says.
 
-// object parses text as a JSON object.
-func object(text string) (jv, bool) {
-	v, ok := parseJSON(text)
+// object parses text as a JSON object (valid until r's next parse).
+func (r *reader) object(text string) (jv, bool) {
+	v, ok := r.parse(text)
 	return v, ok && v.isObject()
 }
 
@@ -29,8 +29,8 @@ func optString(v jv) (*string, bool) {
 // wire.QuestionRequest): a questions array of objects with non-empty string id and
 // question; optional detail, header, options [{label, description?}], multiSelect, intent;
 // an optional wait {callId, timed?}. A wrong type anywhere makes it unreadable.
-func parseRequest(raw []byte) (wire.QuestionRequest, bool) {
-	top, ok := object(string(raw))
+func (rd *reader) parseRequest(raw []byte) (wire.QuestionRequest, bool) {
+	top, ok := rd.object(string(raw))
 	if !ok {
 		return wire.QuestionRequest{}, false
 	}
@@ -114,8 +114,8 @@ func parseRequest(raw []byte) (wire.QuestionRequest, bool) {
 // questions array of objects with string id and question and unique ids; header and
 // detail kept when strings, options only when every entry is valid, multi_select when
 // boolean. Anything else: not readable.
-func questionEntries(args string) ([]wire.Question, bool) {
-	top, ok := object(args)
+func (rd *reader) questionEntries(args string) ([]wire.Question, bool) {
+	top, ok := rd.object(args)
 	if !ok {
 		return nil, false
 	}
@@ -184,8 +184,8 @@ func options(v jv, strict bool) ([]wire.Option, bool) {
 }
 
 // answerEntries reads a result text {"answers":[{id, selected, custom?}]}.
-func answerEntries(text string) ([]wire.AnswerItem, bool) {
-	top, ok := object(text)
+func (rd *reader) answerEntries(text string) ([]wire.AnswerItem, bool) {
+	top, ok := rd.object(text)
 	if !ok {
 		return nil, false
 	}
@@ -222,8 +222,8 @@ func answerList(v jv) ([]wire.AnswerItem, bool) {
 }
 
 // isPendingResult is the row's pending test: pending === true and a string callId.
-func isPendingResult(text string) bool {
-	top, ok := object(text)
+func (rd *reader) isPendingResult(text string) bool {
+	top, ok := rd.object(text)
 	if !ok || top.get("pending").kind != 't' {
 		return false
 	}

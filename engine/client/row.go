@@ -80,7 +80,7 @@ func (c *Client) rows(s *sessionView) []wire.RowState {
 	}
 	out := make([]wire.RowState, 0, len(srcs))
 	for _, src := range srcs {
-		r := computeRow(s, src)
+		r := computeRow(&c.rd, s, src)
 		st := wire.RowState{Session: s.id, CallID: r.callID, Summary: r.summary, State: r.state,
 			Transcript: r.transcript, Expanded: s.expanded[r.callID]}
 		switch r.action {
@@ -117,7 +117,7 @@ func (c *Client) findRow(a wire.UserAction) (*sessionView, rowInfo, error) {
 		}
 		if last != nil {
 			hits = append(hits, s)
-			rows = append(rows, computeRow(s, *last))
+			rows = append(rows, computeRow(&c.rd, s, *last))
 		}
 	}
 	switch len(hits) {
@@ -131,9 +131,9 @@ func (c *Client) findRow(a wire.UserAction) (*sessionView, rowInfo, error) {
 
 // computeRow applies the row's state table in order (spec §7.3), then the queued override
 // (§7.4).
-func computeRow(s *sessionView, src rowSource) rowInfo {
+func computeRow(rd *reader, s *sessionView, src rowSource) rowInfo {
 	r := rowInfo{callID: src.call.CallID, args: src.call.Arguments, state: "ok"}
-	r.questions, _ = questionEntries(src.call.Arguments)
+	r.questions, _ = rd.questionEntries(src.call.Arguments)
 	_, answerable := s.questions.Row(r.callID)
 	settled, isSettled := s.questions.SettledFor(r.callID)
 	res := src.result
@@ -171,7 +171,7 @@ func computeRow(s *sessionView, src rowSource) rowInfo {
 			r.answered(src, settled.Answers, true)
 		}
 	case singleText && !res.IsError && !res.Err.Set():
-		pending := isPendingResult(res.Text)
+		pending := rd.isPendingResult(res.Text)
 		switch {
 		case pending && answerable:
 			r.summary = "pending"
@@ -182,7 +182,7 @@ func computeRow(s *sessionView, src rowSource) rowInfo {
 		case isSettled:
 			r.answered(src, settled.Answers, true)
 		default:
-			as, ok := answerEntries(res.Text)
+			as, ok := rd.answerEntries(res.Text)
 			if !ok {
 				as = nil
 			}
@@ -202,7 +202,7 @@ func computeRow(s *sessionView, src rowSource) rowInfo {
 		r.transcript = rawLines(src)
 	}
 	if answerable && r.action == actAnswer {
-		r.queuedOverride(s)
+		r.queuedOverride(rd, s)
 	}
 	if isSettled {
 		r.answers = settled.Answers
@@ -237,12 +237,12 @@ func (r *rowInfo) answered(src rowSource, as []wire.AnswerItem, fromSettled bool
 
 // queuedOverride: while a late reply for this call waits in the inbox, the row shows its
 // submitted answers and View answers only expands the transcript (spec §7.4).
-func (r *rowInfo) queuedOverride(s *sessionView) {
+func (r *rowInfo) queuedOverride(rd *reader, s *sessionView) {
 	m, ok := queuedReply(s.inbox, r.callID)
 	if !ok || m.NoText {
 		return
 	}
-	top, ok := object(m.Text)
+	top, ok := rd.object(m.Text)
 	if !ok {
 		return
 	}

@@ -116,6 +116,7 @@ func (h *Host) newService() error {
 	if err != nil {
 		return err
 	}
+	tool.UseMemo(&h.memo) // the projection has just read the call's arguments
 	h.tool = tool
 	return nil
 }

@@ -47,7 +47,23 @@ const maxDepth = 256
 // parseJSON parses one JSON text (surrounding whitespace allowed). ok is false for
 // anything JSON.parse would reject, and for nesting deeper than maxDepth.
 func parseJSON(s string) (value, bool) {
-	p := parser{s: s}
+	v, ok, _ := parseReusing(nil, s)
+	return v, ok
+}
+
+// parseReusing is parseJSON with buf as the text's buffer when it is large enough. It
+// returns the buffer to keep for the next parse: the value it returns is valid until buf
+// is reused.
+func parseReusing(buf []value, s string) (value, bool, []value) {
+	p := parser{s: s, reuse: buf}
+	v, ok := p.parse()
+	if p.buf != nil {
+		buf = p.buf[:cap(p.buf)]
+	}
+	return v, ok, buf
+}
+
+func (p *parser) parse() (value, bool) {
 	p.ws()
 	v, ok := p.value(0)
 	if !ok {
@@ -65,11 +81,12 @@ func parseJSON(s string) (value, bool) {
 // container that closes moves its children, contiguous, to the end, which fills downwards
 // (buf[top:]). A value is in one of the two regions at a time, so they never meet.
 type parser struct {
-	s   string
-	i   int
-	buf []value
-	sp  int
-	top int
+	s     string
+	i     int
+	buf   []value
+	sp    int
+	top   int
+	reuse []value // storage to use for buf when it is large enough
 }
 
 // push adds children to the container being parsed.
@@ -86,7 +103,12 @@ func (p *parser) push(vs ...value) bool {
 				n += 2
 			}
 		}
-		p.buf, p.top = make([]value, n), n
+		if cap(p.reuse) >= n {
+			p.buf = p.reuse[:n]
+		} else {
+			p.buf = make([]value, max(n, 2*cap(p.reuse)))[:n]
+		}
+		p.top = n
 	}
 	if p.sp+len(vs) > p.top {
 		return false // cannot happen: the buffer has room for every child

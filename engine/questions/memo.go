@@ -6,7 +6,8 @@ package questions
 // by the projection (when tool/call is appended) and then by the tool (when its body
 // runs). A host shares one Memo among its projections and its tool. Values read through a
 // memo are never modified. A Memo is not safe for concurrent use (the engine has none); a
-// nil *Memo remembers nothing.
+// nil *Memo remembers nothing. A Memo reuses its parse buffer from text to text, so copy
+// one only before its first parse (as a host copies its default memo).
 type Memo struct {
 	tools string
 	timed bool
@@ -16,6 +17,7 @@ type Memo struct {
 	val  value
 	ok   bool
 	has  bool
+	buf  []value // the parse buffer, reused from text to text
 }
 
 // Timed is headerTimed(tools), remembered for the last tools text.
@@ -29,13 +31,14 @@ func (m *Memo) Timed(tools string) bool {
 	return m.timed
 }
 
-// parse is parseJSON(text), remembered for the last text.
+// parse is parseJSON(text), remembered for the last text. The value is valid until parse
+// reads another text (its buffer is reused): callers turn it into wire values at once.
 func (m *Memo) parse(text string) (value, bool) {
 	if m == nil {
 		return parseJSON(text)
 	}
 	if !m.has || m.text != text {
-		m.val, m.ok = parseJSON(text)
+		m.val, m.ok, m.buf = parseReusing(m.buf, text)
 		m.text, m.has = text, true
 	}
 	return m.val, m.ok
