@@ -49,7 +49,7 @@ func (g *Gateway) Call(client string, gen int, rpcID, endpoint string, args json
 	}
 	if len(args) == 0 {
 		args = nil
-	} else if !json.Valid(args) {
+	} else if !wire.ValidJSON(args) {
 		reply(wire.Failure(wire.GatewayArgumentsInvalid, "gateway: the arguments of "+endpoint+" are not JSON"))
 		return
 	}
@@ -59,7 +59,7 @@ func (g *Gateway) Call(client string, gen int, rpcID, endpoint string, args json
 		reply(wire.Failure(errorCode(err)))
 	case v == nil:
 		reply(wire.Envelope{OK: true})
-	case !json.Valid(v):
+	case !wire.ValidJSON(v):
 		reply(wire.Failure(wire.GatewayInternal, "gateway: "+endpoint+" returned a value that is not JSON"))
 	default:
 		reply(wire.OKValue(v))

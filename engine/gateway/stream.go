@@ -55,7 +55,7 @@ func (s *Stream) Item(value json.RawMessage) error {
 	if s.closed {
 		return fmt.Errorf("gateway: item on %s: %w", s, ErrStreamClosed)
 	}
-	if !json.Valid(value) {
+	if !wire.ValidJSON(value) {
 		return fmt.Errorf("gateway: item on %s: the value is not JSON", s)
 	}
 	s.g.send(s.c, wire.StreamItem{StreamID: s.id, Value: value})
@@ -125,7 +125,7 @@ func (g *Gateway) OpenStream(client string, gen int, streamID, endpoint string, 
 	}
 	if len(args) == 0 {
 		args = nil
-	} else if !json.Valid(args) {
+	} else if !wire.ValidJSON(args) {
 		g.send(c, wire.StreamError{StreamID: streamID, Code: wire.GatewayArgumentsInvalid,
 			Message: "gateway: the arguments of " + endpoint + " are not JSON"})
 		return nil

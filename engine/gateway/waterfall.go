@@ -120,7 +120,7 @@ func (g *Gateway) Forward(inv Invocation) (eventID string, err error) {
 		return "", fmt.Errorf("gateway: forward: %w: empty event name", ErrBadInvocation)
 	case inv.AgentID == "":
 		return "", fmt.Errorf("gateway: forward %s: %w: empty agent id", inv.Event, ErrBadInvocation)
-	case !json.Valid(inv.Request):
+	case !wire.ValidJSON(inv.Request):
 		return "", fmt.Errorf("gateway: forward %s: %w: the request is not JSON", inv.Event, ErrBadInvocation)
 	}
 	if inv.Context.IsAborted() {
@@ -237,7 +237,7 @@ func checkOutcome(out wire.Outcome) string {
 		if out.Error != nil {
 			return "a result outcome carries no error"
 		}
-		if out.Value != nil && !json.Valid(out.Value) {
+		if out.Value != nil && !wire.ValidJSON(out.Value) {
 			return "the result value is not JSON"
 		}
 	case wire.OutcomeRejected:

@@ -9,7 +9,7 @@ import (
 )
 
 // The strict reader of Remote call args: an object whose keys are exactly the endpoint's
-// fields, each a string or an object. It validates with json.Valid (a scanner, no
+// fields, each a string or an object. It validates with wire.ValidJSON (a scanner, no
 // reflection) and then walks the members of the now valid text.
 
 func argumentsInvalid(endpoint, msg string) error {
@@ -32,7 +32,7 @@ func readArgs(endpoint string, raw json.RawMessage, fields ...field) ([]string, 
 		}
 		return argumentsInvalid(endpoint, "args must be an object {"+strings.Join(names, ", ")+"}")
 	}
-	if len(raw) == 0 || !json.Valid(raw) {
+	if len(raw) == 0 || !wire.ValidJSON(raw) {
 		return nil, shape()
 	}
 	s := string(raw)
