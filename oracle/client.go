@@ -304,24 +304,30 @@ func (cm *clientModel) reconcile(f wire.SessionUpdate) {
 		}
 		return false
 	}
-	for k, sticky := range cm.cards {
-		if k.session != f.Session || shown(k.callID) {
-			continue
-		}
-		live := false
+	live := func(k fgKey) bool {
 		for _, ev := range cm.events {
 			if !ev.done && ev.session == k.session && ev.call == k.callID {
-				live = true
-				break
+				return true
 			}
 		}
-		if !live {
-			// swept (or a review panel): its draft and disposition go either way, so a
-			// later request for the call starts unfrozen
+		return false
+	}
+	for k, sticky := range cm.cards {
+		if k.session != f.Session || shown(k.callID) || live(k) {
+			continue
+		}
+		// swept (or a review panel): its draft and disposition go either way, so a later
+		// request for the call starts unfrozen
+		delete(cm.frozen, k)
+		if !sticky && !listed(k.callID) {
+			delete(cm.cards, k)
+		}
+	}
+	for k := range cm.frozen {
+		// a frozen call with no card on this page (a reload): its stored draft is pruned
+		// when a card of the Session mounts (DRAFT-3), at the latest once it is reconciled
+		if _, ok := cm.cards[k]; !ok && k.session == f.Session && !shown(k.callID) && !live(k) {
 			delete(cm.frozen, k)
-			if !sticky && !listed(k.callID) {
-				delete(cm.cards, k)
-			}
 		}
 	}
 }
