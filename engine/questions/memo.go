@@ -1,5 +1,7 @@
 package questions
 
+import "github.com/twosettle/twosettle/engine/wire"
+
 // Memo remembers the last texts this package read, so that reading the same text again
 // costs nothing: a host records the same request/header tools in header after header,
 // Session after Session and again on every refold, and a tool call's arguments are read
@@ -18,6 +20,31 @@ type Memo struct {
 	ok   bool
 	has  bool
 	buf  []value // the parse buffer, reused from text to text
+
+	scratch []value // the buffer of reads that are not remembered (answer batches)
+}
+
+// readBatch is readBatch(text) through the memo's scratch buffer (not remembered).
+func (m *Memo) readBatch(text string) ([]wire.AnswerItem, bool) {
+	if m == nil {
+		return readBatch(text)
+	}
+	var out []wire.AnswerItem
+	var ok bool
+	out, ok, m.scratch = readBatchReusing(text, m.scratch)
+	return out, ok
+}
+
+// read is parseJSON(text) through the memo's scratch buffer (not remembered): the value
+// is valid until the next read or readBatch.
+func (m *Memo) read(text string) (value, bool) {
+	if m == nil {
+		return parseJSON(text)
+	}
+	var v value
+	var ok bool
+	v, ok, m.scratch = parseReusing(m.scratch, text)
+	return v, ok
 }
 
 // Timed is headerTimed(tools), remembered for the last tools text.

@@ -105,7 +105,7 @@ func (p *Projection) Apply(e session.Event) bool {
 		}
 		answers, ok := []wire.AnswerItem(nil), false
 		if !d.Message.NoText {
-			answers, ok = readBatch(d.Message.Text)
+			answers, ok = p.memo.readBatch(d.Message.Text)
 		}
 		if !ok {
 			answers = []wire.AnswerItem{} // PROJ-8: unusable text settles with an empty batch
@@ -128,7 +128,7 @@ func (p *Projection) settleOnSplice(d session.InboxSpliced) bool {
 			continue
 		}
 		if i := p.find(m.Source.CallID); i >= 0 {
-			answers, ok := readBatch(m.Text)
+			answers, ok := p.memo.readBatch(m.Text)
 			if !ok {
 				answers = []wire.AnswerItem{}
 			}
@@ -156,7 +156,7 @@ func (p *Projection) toolResult(d session.ToolResult) bool {
 		return true
 	}
 	if !d.IsError && !d.Err.Set() && !d.NoText {
-		if answers, ok := readBatch(d.Text); ok {
+		if answers, ok := p.memo.readBatch(d.Text); ok {
 			p.settle(i, answers) // PROJ-5
 			return true
 		}

@@ -81,9 +81,16 @@ func readQuestion(item value) (wire.Question, bool) {
 // items {id: string, selected: string[], custom?: string} with no other keys (spec §5.2).
 // Extra top-level keys are allowed.
 func readBatch(text string) ([]wire.AnswerItem, bool) {
+	out, ok, _ := readBatchReusing(text, nil)
+	return out, ok
+}
+
+// readBatchReusing is readBatch parsing into buf when it is large enough; it returns the
+// buffer to keep.
+func readBatchReusing(text string, buf []value) ([]wire.AnswerItem, bool, []value) {
 	// Only the answers member is built; the rest of the text (a late reply's questions) is
 	// validated and skipped.
-	s := scanner{p: parser{s: text}}
+	s := scanner{p: parser{s: text, reuse: buf}}
 	var answers value
 	found := false
 	ok := s.members(0, func(key string) bool {
@@ -94,10 +101,14 @@ func readBatch(text string) ([]wire.AnswerItem, bool) {
 		answers, found = v, ok
 		return ok
 	})
-	if !ok || !s.done() || !found {
-		return nil, false
+	if s.p.buf != nil {
+		buf = s.p.buf[:cap(s.p.buf)]
 	}
-	return readBatchValue(value{kind: kObj, arr: []value{{kind: kStr, s: "answers"}, answers}})
+	if !ok || !s.done() || !found {
+		return nil, false, buf
+	}
+	out, ok := readBatchValue(value{kind: kObj, arr: []value{{kind: kStr, s: "answers"}, answers}})
+	return out, ok, buf
 }
 
 func readBatchValue(v value) ([]wire.AnswerItem, bool) {

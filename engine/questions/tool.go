@@ -141,7 +141,7 @@ func (t *Tool) Execute(now int64, c Call, done func(ToolResult)) {
 			done(failure(wire.PlainError(msgBadArgumentsHead + "questions must be an array of {id, question, header?, options?, multi_select?}")))
 			return
 		}
-		t.svc.Ask(now, Request{Questions: qs, Agent: c.Agent, Signal: c.Signal}, func(r Result) { done(answerResult(r)) })
+		t.svc.Ask(now, Request{Questions: qs, Agent: c.Agent, Signal: c.Signal}, func(r Result) { done(answerResult(t.memo, r)) })
 		return
 	}
 	timeout := float64(t.def)
@@ -168,7 +168,7 @@ func (t *Tool) Execute(now int64, c Call, done func(ToolResult)) {
 	req := Request{Questions: qs, Agent: c.Agent, Signal: c.Signal}
 	if timeout == -1 {
 		req.Wait = &wire.Wait{CallID: c.CallID}
-		t.svc.Ask(now, req, func(r Result) { done(answerResult(r)) })
+		t.svc.Ask(now, req, func(r Result) { done(answerResult(t.memo, r)) })
 		return
 	}
 	if c.Agent == nil {
@@ -185,7 +185,7 @@ func (t *Tool) Execute(now int64, c Call, done func(ToolResult)) {
 			done(ToolResult{Text: string(text)})
 			return
 		}
-		done(answerResult(r))
+		done(answerResult(t.memo, r))
 	})
 }
 
@@ -202,11 +202,11 @@ func PendingText(callID string) []byte {
 
 // answerResult renders an ask's result: the answer copied as {"answers":[{id, selected,
 // custom?}]} (TOOL-8), or the failure.
-func answerResult(r Result) ToolResult {
+func answerResult(m *Memo, r Result) ToolResult {
 	if r.Err != nil {
 		return failure(r.Err)
 	}
-	v, ok := parseJSON(string(r.Answer))
+	v, ok := m.read(string(r.Answer))
 	var answers []wire.AnswerItem
 	if ok {
 		answers, ok = copyAnswers(v)
