@@ -3,6 +3,7 @@ package client
 import (
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -34,20 +35,15 @@ func parseJSON(s string) (jv, bool) {
 type reader struct{ buf []jv }
 
 func (r *reader) parse(s string) (jv, bool) {
-	n := 0 // members of every object and array: at most one per '{', '[' or ','
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '{', '[', ',':
-			n++
-		}
-	}
+	// Members of every object and array: at most one per '{', '[' or ','.
+	n := strings.Count(s, "{") + strings.Count(s, "[") + strings.Count(s, ",")
 	if cap(r.buf) < n {
 		r.buf = make([]jv, max(n, 2*cap(r.buf)))
 	}
 	p := jparser{s: s, buf: r.buf[:n], top: n}
 	p.ws()
-	v, ok := p.value(0)
-	if !ok {
+	var v jv
+	if !p.value(&v, 0) {
 		return jv{}, false
 	}
 	p.ws()
@@ -114,14 +110,14 @@ type jparser struct {
 	top int // buf[top:]: members of finished containers
 }
 
-// push adds a member to the container being read.
-func (p *jparser) push(v jv) bool {
+// slot reserves the next member of the container being read (nil when full, which
+// cannot happen: the buffer has room for every member).
+func (p *jparser) slot() *jv {
 	if p.sp >= p.top {
-		return false // cannot happen: the buffer has room for every member
+		return nil
 	}
-	p.buf[p.sp] = v
 	p.sp++
-	return true
+	return &p.buf[p.sp-1]
 }
 
 // keep moves the members of a finished container (from base) to the finished region and
@@ -135,145 +131,159 @@ func (p *jparser) keep(base int) []jv {
 }
 
 func (p *jparser) ws() {
-	for p.i < len(p.s) {
-		switch p.s[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
+	if p.i < len(p.s) && p.s[p.i] > ' ' {
+		return // compact JSON: no whitespace between tokens
 	}
+	s, i := p.s, p.i
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	p.i = i
 }
 
-func (p *jparser) lit(word string, kind byte) (jv, bool) {
+// set fills v (a slot of the buffer may hold an older text's value: every field but the
+// key is written).
+func set(v *jv, kind byte, str string, vals []jv) {
+	v.kind, v.str, v.vals = kind, str, vals
+}
+
+func (p *jparser) lit(v *jv, word string, kind byte) bool {
 	if len(p.s)-p.i >= len(word) && p.s[p.i:p.i+len(word)] == word {
 		p.i += len(word)
-		return jv{kind: kind}, true
+		set(v, kind, "", nil)
+		return true
 	}
-	return jv{}, false
+	return false
 }
 
-func (p *jparser) value(depth int) (jv, bool) {
+// value reads one value into v (its key is the caller's).
+func (p *jparser) value(v *jv, depth int) bool {
 	if p.i >= len(p.s) || depth > maxDepth {
-		return jv{}, false
+		return false
 	}
 	switch c := p.s[p.i]; {
 	case c == '{':
-		return p.object(depth)
+		return p.object(v, depth)
 	case c == '[':
-		return p.array(depth)
+		return p.array(v, depth)
 	case c == '"':
 		s, ok := p.string()
-		return jv{kind: 's', str: s}, ok
+		set(v, 's', s, nil)
+		return ok
 	case c == 't':
-		return p.lit("true", 't')
+		return p.lit(v, "true", 't')
 	case c == 'f':
-		return p.lit("false", 'f')
+		return p.lit(v, "false", 'f')
 	case c == 'n':
-		return p.lit("null", 'z')
+		return p.lit(v, "null", 'z')
 	case c == '-' || (c >= '0' && c <= '9'):
-		return p.number()
+		return p.number(v)
 	}
-	return jv{}, false
+	return false
 }
 
-func (p *jparser) object(depth int) (jv, bool) {
+func (p *jparser) object(v *jv, depth int) bool {
 	p.i++ // {
 	base := p.sp
 	p.ws()
 	if p.i < len(p.s) && p.s[p.i] == '}' {
 		p.i++
-		return jv{kind: 'o'}, true
+		set(v, 'o', "", nil)
+		return true
 	}
 	for {
 		p.ws()
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
-			return jv{}, false
+			return false
 		}
 		k, ok := p.string()
 		if !ok {
-			return jv{}, false
+			return false
 		}
 		p.ws()
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
-			return jv{}, false
+			return false
 		}
 		p.i++
 		p.ws()
-		val, ok := p.value(depth + 1)
-		if !ok {
-			return jv{}, false
+		m := p.slot()
+		if m == nil {
+			return false
 		}
-		val.key = k
-		if !p.push(val) {
-			return jv{}, false
+		m.key = k
+		if !p.value(m, depth+1) {
+			return false
 		}
 		p.ws()
 		if p.i >= len(p.s) {
-			return jv{}, false
+			return false
 		}
 		switch p.s[p.i] {
 		case ',':
 			p.i++
 		case '}':
 			p.i++
-			return jv{kind: 'o', vals: p.keep(base)}, true
+			set(v, 'o', "", p.keep(base))
+			return true
 		default:
-			return jv{}, false
+			return false
 		}
 	}
 }
 
-func (p *jparser) array(depth int) (jv, bool) {
+func (p *jparser) array(v *jv, depth int) bool {
 	p.i++ // [
 	base := p.sp
 	p.ws()
 	if p.i < len(p.s) && p.s[p.i] == ']' {
 		p.i++
-		return jv{kind: 'a'}, true
+		set(v, 'a', "", nil)
+		return true
 	}
 	for {
 		p.ws()
-		val, ok := p.value(depth + 1)
-		if !ok {
-			return jv{}, false
+		m := p.slot()
+		if m == nil {
+			return false
 		}
-		if !p.push(val) {
-			return jv{}, false
+		m.key = ""
+		if !p.value(m, depth+1) {
+			return false
 		}
 		p.ws()
 		if p.i >= len(p.s) {
-			return jv{}, false
+			return false
 		}
 		switch p.s[p.i] {
 		case ',':
 			p.i++
 		case ']':
 			p.i++
-			return jv{kind: 'a', vals: p.keep(base)}, true
+			set(v, 'a', "", p.keep(base))
+			return true
 		default:
-			return jv{}, false
+			return false
 		}
 	}
 }
 
 func (p *jparser) string() (string, bool) {
-	p.i++ // opening quote
-	start := p.i
-	for p.i < len(p.s) {
-		c := p.s[p.i]
-		switch {
+	s := p.s
+	start := p.i + 1 // after the opening quote
+	for i := start; i < len(s); i++ {
+		switch c := s[i]; {
 		case c == '"':
-			s := p.s[start:p.i]
-			p.i++
-			return s, true
+			p.i = i + 1
+			return s[start:i], true
 		case c == '\\':
+			p.i = i
 			return p.escaped(start)
 		case c < 0x20:
+			p.i = i
 			return "", false
 		}
-		p.i++
 	}
+	p.i = len(s)
 	return "", false
 }
 
@@ -361,7 +371,7 @@ func (p *jparser) hex4() (rune, bool) {
 	return r, true
 }
 
-func (p *jparser) number() (jv, bool) {
+func (p *jparser) number(v *jv) bool {
 	start := p.i
 	if p.s[p.i] == '-' {
 		p.i++
@@ -377,12 +387,12 @@ func (p *jparser) number() (jv, bool) {
 	if p.i < len(p.s) && p.s[p.i] == '0' {
 		p.i++
 	} else if digits() == 0 {
-		return jv{}, false
+		return false
 	}
 	if p.i < len(p.s) && p.s[p.i] == '.' {
 		p.i++
 		if digits() == 0 {
-			return jv{}, false
+			return false
 		}
 	}
 	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
@@ -391,8 +401,9 @@ func (p *jparser) number() (jv, bool) {
 			p.i++
 		}
 		if digits() == 0 {
-			return jv{}, false
+			return false
 		}
 	}
-	return jv{kind: 'n', str: p.s[start:p.i]}, true
+	set(v, 'n', p.s[start:p.i], nil)
+	return true
 }

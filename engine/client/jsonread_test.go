@@ -76,3 +76,30 @@ func TestJSONReader(t *testing.T) {
 		checkJSON(t, s)
 	})
 }
+
+// TestJSONReaderReuse: a reader reused from text to text (the client keeps one) returns
+// exactly what a fresh parse of each text returns, whatever the texts before it left in
+// its buffer.
+func TestJSONReaderReuse(t *testing.T) {
+	var r reader
+	for _, s := range []string{`{"a":"x","b":[1,{"c":2}]}`, `[3,[4,5],"y"]`, `{"d":{}}`, `[[],{}]`, `{"e":null}`, `1`} {
+		want, _ := parseJSON(s)
+		if got, _ := r.parse(s); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: reused reader gives %#v, a fresh one %#v", s, got, want)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		parts := rapid.SliceOfN(rapid.SampledFrom([]string{
+			"{", "}", "[", "]", ",", ":", `"a"`, `"b\n"`, `"a":`, `"b":`, "1", "-2.5", "true", "null", " ", `"`, "0",
+		}), 0, 24).Draw(t, "parts")
+		s := ""
+		for _, p := range parts {
+			s += p
+		}
+		want, wok := parseJSON(s)
+		got, gok := r.parse(s)
+		if gok != wok || (wok && !reflect.DeepEqual(got, want)) {
+			t.Fatalf("%q: reused reader gives %v %#v, a fresh one %v %#v", s, gok, got, wok, want)
+		}
+	})
+}

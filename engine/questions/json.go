@@ -94,15 +94,7 @@ func (p *parser) push(vs ...value) bool {
 	if p.buf == nil {
 		// An array element follows '[' or ','; an object member (a key and a value) has
 		// one ':'. So this bounds the values containers hold, however they nest.
-		n := 0
-		for i := 0; i < len(p.s); i++ {
-			switch p.s[i] {
-			case '[', ',':
-				n++
-			case ':':
-				n += 2
-			}
-		}
+		n := strings.Count(p.s, "[") + strings.Count(p.s, ",") + 2*strings.Count(p.s, ":")
 		if cap(p.reuse) >= n {
 			p.buf = p.reuse[:n]
 		} else {
@@ -130,14 +122,14 @@ func (p *parser) take(mark int) []value {
 }
 
 func (p *parser) ws() {
-	for p.i < len(p.s) {
-		switch p.s[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
+	if p.i < len(p.s) && p.s[p.i] > ' ' {
+		return // compact JSON: no whitespace between tokens
 	}
+	s, i := p.s, p.i
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	p.i = i
 }
 
 func (p *parser) value(depth int) (value, bool) {
@@ -220,11 +212,12 @@ func (p *parser) str() (string, bool) {
 	p.i++ // opening quote
 	start := p.i
 	// Fast path: no escapes.
-	for p.i < len(p.s) {
-		c := p.s[p.i]
+	text, i := p.s, p.i
+	for ; i < len(text); i++ {
+		c := text[i]
 		if c == '"' {
-			s := p.s[start:p.i]
-			p.i++
+			s := text[start:i]
+			p.i = i + 1
 			if !utf8.ValidString(s) {
 				return strings.ToValidUTF8(s, "\ufffd"), true
 			}
@@ -234,10 +227,11 @@ func (p *parser) str() (string, bool) {
 			break
 		}
 		if c < 0x20 {
+			p.i = i
 			return "", false
 		}
-		p.i++
 	}
+	p.i = i
 	var b []byte
 	b = append(b, p.s[start:p.i]...)
 	for p.i < len(p.s) {

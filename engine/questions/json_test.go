@@ -1,8 +1,11 @@
 package questions
 
 import (
+	"reflect"
 	"strings"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 func TestJSONReader(t *testing.T) {
@@ -36,6 +39,35 @@ func TestJSONReader(t *testing.T) {
 		v, ok := parseJSON(`"\ud800x\udc00"`)
 		if !ok || v.s != "\ufffdx\ufffd" {
 			t.Fatalf("%q %v", v.s, ok)
+		}
+	})
+}
+
+// TestParseReusing: a parse into a reused buffer (the host memo's) returns exactly what a
+// fresh parse returns, whatever the texts before it left in the buffer.
+func TestParseReusing(t *testing.T) {
+	var buf []value
+	for _, s := range []string{`{"a":"x","b":[1,{"c":true}]}`, `[3,[4,5],"y"]`, `{"d":{}}`, `[[],{}]`, `{"e":null}`, `1`} {
+		want, _ := parseJSON(s)
+		var got value
+		if got, _, buf = parseReusing(buf, s); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: reused buffer gives %#v, a fresh one %#v", s, got, want)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		parts := rapid.SliceOfN(rapid.SampledFrom([]string{
+			"{", "}", "[", "]", ",", ":", `"a"`, `"b\n"`, `"a":`, `"b":`, "1", "-2.5", "true", "null", " ", `"`, "0",
+		}), 0, 24).Draw(t, "parts")
+		s := ""
+		for _, p := range parts {
+			s += p
+		}
+		want, wok := parseJSON(s)
+		var got value
+		var gok bool
+		got, gok, buf = parseReusing(buf, s)
+		if gok != wok || (wok && !reflect.DeepEqual(got, want)) {
+			t.Fatalf("%q: reused buffer gives %v %#v, a fresh one %v %#v", s, gok, got, wok, want)
 		}
 	})
 }
