@@ -34,7 +34,35 @@ func GenerateFrom(r Rand) *scenarios.Scenario {
 	}
 	g.faults(t)
 	g.heal(t)
+	g.edges()
 	return g.finish()
+}
+
+// edges draws, after everything else (so the rest of a seed's scenario is what it would
+// be without them), inputs at the edge of the decision's API: a request whose header is
+// left out (its calls are untracked, PROJ-2, while the host's tool mode still decides
+// their path, TOOL-1/TOOL-4), a header whose custom tools agree with the host's mode or
+// contradict it (the header decides only what the projection tracks), and a direct
+// blocking ask() carrying a timed wait (no host wait is behind it, so the client's claim
+// stream ends with no frame and it delegates: WAIT-7, CLAIM-5).
+func (g *gen) edges() {
+	r := g.r
+	kept := g.s.Steps[:0]
+	for _, st := range g.s.Steps {
+		switch {
+		case st.Model != nil && st.Model.Kind == scenarios.ModelHeader:
+			switch x := r.IntN(100); {
+			case x < 4:
+				continue // left out
+			case x < 12:
+				st.Model.Tools = pick(r, []string{legacyTools, timedTools})
+			}
+		case st.Service != nil && st.Service.Kind == scenarios.ServiceAsk && st.Service.Call != "":
+			st.Service.Timed = chance(r, 15)
+		}
+		kept = append(kept, st)
+	}
+	g.s.Steps = kept
 }
 
 // gen builds one scenario. Steps are collected unordered and sorted by time at the end
@@ -189,21 +217,17 @@ func (g *gen) episode(t0 scenarios.Duration) scenarios.Duration {
 		g.model(t0, session, scenarios.ModelAction{Kind: scenarios.ModelPrompt, Text: pick(r, []string{"go", "next", "continue"})})
 	}
 	t := t0 + scenarios.Duration(between(r, 0, 30))
-	// A model request usually carries a header first (the host records the tool schemas
-	// it offers); later requests may leave it out (no change), and a few leave it out from
-	// the start: their calls are then untracked (PROJ-2) while the host's tool mode still
-	// decides their path (TOOL-1, TOOL-4). A header's tools are mostly the host's own; some
-	// are custom, agreeing with the host's mode or contradicting it (the header decides
-	// only what the projection tracks).
+	// A model request carries a header first (the host records the tool schemas it
+	// offers); later requests may leave it out (no change). Custom tools here agree with
+	// the host's mode (legacy); edges later leaves some headers out and makes some
+	// contradict it.
 	if !g.headed[session] || !chance(r, 10) {
-		if x := r.IntN(100); x >= 5 {
-			g.headed[session] = true
-			h := scenarios.ModelAction{Kind: scenarios.ModelHeader}
-			if x < 15 {
-				h.Tools = pick(r, []string{legacyTools, timedTools})
-			}
-			g.model(t, session, h)
+		g.headed[session] = true
+		h := scenarios.ModelAction{Kind: scenarios.ModelHeader}
+		if g.sw.Mode == scenarios.ModeLegacy && chance(r, 10) {
+			h.Tools = legacyTools
 		}
+		g.model(t, session, h)
 	}
 	end := t
 	n := pick(r, []int{1, 1, 1, 2, 2, 3})
@@ -535,13 +559,10 @@ func (g *gen) service(t scenarios.Duration) scenarios.Duration {
 	default:
 		c.Kind = scenarios.ServiceAsk
 		c.Questions = g.questions()
-		// A blocking ask tied to a call id (wait {callId}), sometimes with timed: true: a
-		// blocking ask() has no host wait behind it whatever its wait says (only askTimed
-		// makes one), so the client's claim stream ends with no frame and it delegates
-		// (WAIT-7, CLAIM-5).
+		// A blocking ask tied to a call id (wait {callId}); edges later gives some of them
+		// timed: true.
 		if chance(r, 60) {
 			c.Call = "d" + strconv.Itoa(g.services) + "w"
-			c.Timed = chance(r, 15)
 		}
 		g.add(t, scenarios.Step{Service: &c})
 	}
