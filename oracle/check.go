@@ -198,6 +198,10 @@ func (c *Checker) Check(t *trace.Trace) Verdict {
 				c.endApply()
 				c.beginApply(i, wire.Tick{})
 			}
+		case trace.Fault:
+			if f, ok := r.Payload.(trace.Injected); ok {
+				c.clockFault(f)
+			}
 		case trace.Out:
 			switch p := r.Payload.(type) {
 			case wire.Effect:

@@ -21,6 +21,9 @@ type clientModel struct {
 	frozeAt map[fgKey]int            // the page load (reloads so far) of each freeze
 	nq      map[fgKey]int            // question count of the requests and rows seen for a call (-1: several)
 	reloads int
+
+	// how far the client's clock was set back so far (clock-jump faults), in ms
+	back    int64
 	cards   map[fgKey]bool // call-keyed cards the page may hold (true: never swept)
 	settled map[fgKey]bool // calls the last update showed settled and not active
 	torn    bool           // the questions UI was torn down (no reconciliation)
@@ -45,6 +48,7 @@ type clientStream struct {
 	openRec           int
 	hasFrame          bool
 	frameCT, rem      int64
+	backAtFrame       int64 // the client clock's backward moves before the frame (clockBack)
 	frameRec          int
 	ended, cancelled  bool
 }
@@ -123,7 +127,7 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 		case wire.StreamItem:
 			if st := cm.streams[f.StreamID]; st != nil && !st.hasFrame {
 				if rem, ok := remainingMs(f.Value); ok {
-					st.hasFrame, st.frameCT, st.rem, st.frameRec = true, r.ClientTime, rem, i
+					st.hasFrame, st.frameCT, st.rem, st.frameRec, st.backAtFrame = true, r.ClientTime, rem, i, cm.back
 				}
 			}
 		case wire.StreamEnd:
@@ -179,6 +183,13 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 				cm.freeze(k, i)
 			}
 		}
+	}
+}
+
+// clockFault records an injected fault that sets a client's clock back.
+func (c *Checker) clockFault(f trace.Injected) {
+	if f.Kind == "clock-jump" && !f.NoOp && f.N < 0 && f.Target != "" {
+		c.client(f.Target).back -= f.N
 	}
 }
 
@@ -386,7 +397,10 @@ func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
 				switch {
 				case st == nil || !st.hasFrame:
 					c.fail(invClientExpiry, i, cm.name+": countdown expiry for "+ev.call+" without a claim frame", ev.rec)
-				case r.ClientTime < st.frameCT+st.rem:
+				case r.ClientTime < st.frameCT+st.rem-(cm.back-st.backAtFrame):
+					// a pause resumes its preserved remainder from the client's clock as it
+					// reads then (CD-2), so a clock moved back meanwhile moves expiry with it
+					// (CD-10); nothing else makes it come earlier
 					c.fail(invClientExpiry, i, cm.name+": countdown expiry for "+ev.call+" at client time "+strconv.FormatInt(r.ClientTime, 10)+
 						", before "+strconv.FormatInt(st.frameCT, 10)+" + "+strconv.FormatInt(st.rem, 10), st.frameRec)
 				case cm.frozenBefore(k):

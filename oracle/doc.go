@@ -49,7 +49,12 @@
 //     A freeze (CD-4) goes with the card's draft: a sweep (CARD-8, CARD-9), a teardown
 //     (CARD-12) or a reload whose restored draft may not fit the card's questions (DRAFT-2)
 //     ends it; an expiry in the Apply of the edit itself came first (due ticks run before
-//     an input).
+//     an input). A countdown expires at the earliest at the frame's arrival plus
+//     remainingMs on the client's clock, less what clock-jump faults set that clock back
+//     meanwhile (a paused remainder resumes from the clock as it reads then, CD-10).
+//   - A disconnect (or a connect replacing a live generation) at the instant a wait
+//     expires or a sleep ends takes effect after the cancels, stream ends and requests the
+//     host sends that generation: the host fires due timers before the command.
 //   - The tool path (TOOL-1, TOOL-4) is the host's tool mode, not the request/header: the
 //     header decides only what the projection tracks (PROJ-2). The mode is read from the
 //     host's own header (a Header command without tools) or from how the host runs a call
