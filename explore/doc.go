@@ -47,8 +47,9 @@
 //     is K-1 modulo N.
 //   - A run error (the simulator's guards) is a failure named RUN-ERROR; a scenario the
 //     host or the simulator refuses is INVALID (a generator bug).
-//   - The generator also draws inputs at the edge of the decision's API: a model request
-//     with no header before its first tool call (untracked, PROJ-2), a header whose tools
+//   - The generator also draws inputs at the edge of the decision's API, after the rest
+//     of a seed's scenario (so the rest stays what it was): a model request with no
+//     header before its first tool call (untracked, PROJ-2), a header whose tools
 //     contradict the host's tool mode (the host's mode decides the path, TOOL-1/TOOL-4),
 //     and a direct blocking ask() carrying a timed wait (no host wait behind it, WAIT-7).
 package explore
