@@ -48,7 +48,7 @@ func builtin(c *Call) {
 
 // wake is a sleep's timer firing.
 func (c *Call) wake() {
-	c.sleep = nil
+	c.sleep = 0
 	if !c.done && c.epoch == c.s.rt.epoch {
 		c.settle(OK("slept " + strconv.FormatInt(c.sleepMs, 10) + " ms"))
 	}

@@ -6,6 +6,7 @@ import (
 )
 
 // timer is one armed runtime timer: a Session's write window or a sleeping tool call.
+// Timers are values in the runtime's list, named by their seq (which is never 0).
 type timer struct {
 	at   int64
 	seq  int
@@ -13,28 +14,31 @@ type timer struct {
 	call *Call // sleep of call
 }
 
-func (rt *Runtime) arm(at int64, s *sess, c *Call) *timer {
+// arm adds a timer and returns its seq.
+func (rt *Runtime) arm(at int64, s *sess, c *Call) int {
 	rt.timerSeq++
-	t := &timer{at: at, seq: rt.timerSeq, s: s, call: c}
-	rt.timers = append(rt.timers, t)
-	return t
+	rt.timers = append(rt.timers, timer{at: at, seq: rt.timerSeq, s: s, call: c})
+	return rt.timerSeq
 }
 
-func (rt *Runtime) disarm(t *timer) {
-	for i, x := range rt.timers {
-		if x == t {
+// disarm removes the timer seq (a timer no longer armed is ignored).
+func (rt *Runtime) disarm(seq int) {
+	for i := range rt.timers {
+		if rt.timers[i].seq == seq {
 			rt.timers = append(rt.timers[:i], rt.timers[i+1:]...)
+			rt.timers[len(rt.timers) : len(rt.timers)+1][0] = timer{} // drop the references
 			return
 		}
 	}
 }
 
-// earliest returns the timer due first (by time, then arming order), or nil.
-func (rt *Runtime) earliest() *timer {
-	var best *timer
-	for _, t := range rt.timers {
-		if best == nil || t.at < best.at || (t.at == best.at && t.seq < best.seq) {
-			best = t
+// earliest returns the index of the timer due first (by time, then arming order), or -1.
+func (rt *Runtime) earliest() int {
+	best := -1
+	for i := range rt.timers {
+		t := &rt.timers[i]
+		if best < 0 || t.at < rt.timers[best].at || (t.at == rt.timers[best].at && t.seq < rt.timers[best].seq) {
+			best = i
 		}
 	}
 	return best
@@ -43,8 +47,8 @@ func (rt *Runtime) earliest() *timer {
 // NextDeadline is the earliest time a runtime timer (a write window or a sleep) is armed
 // for, if any. A host includes it in its own NextDeadline.
 func (rt *Runtime) NextDeadline() (int64, bool) {
-	if t := rt.earliest(); t != nil {
-		return t.at, true
+	if i := rt.earliest(); i >= 0 {
+		return rt.timers[i].at, true
 	}
 	return 0, false
 }
@@ -56,17 +60,18 @@ func (rt *Runtime) NextDeadline() (int64, bool) {
 // The clock never goes backwards.
 func (rt *Runtime) Fire(now int64) {
 	for {
-		t := rt.earliest()
-		if t == nil || t.at > now {
+		i := rt.earliest()
+		if i < 0 || rt.timers[i].at > now {
 			break
 		}
-		rt.disarm(t)
+		t := rt.timers[i]
+		rt.disarm(t.seq)
 		if t.at > rt.now {
 			rt.now = t.at
 		}
 		switch {
 		case t.s != nil:
-			t.s.window = nil
+			t.s.window = 0
 			t.s.persist()
 		case t.call != nil:
 			t.call.wake()
@@ -105,7 +110,7 @@ func (s *sess) appendAt(t int64, d session.Data) session.Event {
 	switch {
 	case rt.window == 0:
 		s.persist()
-	case !wasDirty && s.window == nil:
+	case !wasDirty && s.window == 0:
 		s.window = rt.arm(rt.now+rt.window, s, nil)
 	}
 	for _, h := range rt.hooks {
@@ -118,9 +123,9 @@ func (s *sess) appendAt(t int64, d session.Data) session.Event {
 
 // flush is a mandatory flush point: persist now and close the window.
 func (s *sess) flush() {
-	if s.window != nil {
+	if s.window != 0 {
 		s.rt.disarm(s.window)
-		s.window = nil
+		s.window = 0
 	}
 	s.persist()
 }

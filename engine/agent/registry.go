@@ -47,7 +47,7 @@ type sess struct {
 	instances []*Agent // every instance entered, in order
 	unentered *Agent   // an instance minted by StaleInstance, never entered
 	lastTurn  int      // the highest turn number in the log
-	window    *timer   // the open write window, nil when clean or write-through
+	window    int      // the open write window's timer seq, 0 when clean or write-through
 	// writeFault: the next inbox write fails (FailNextInboxWrite); volatile.
 	writeFault bool
 

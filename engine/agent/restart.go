@@ -32,7 +32,7 @@ func (rt *Runtime) Restart(cut map[string]int) error {
 	var errs []error
 	for _, id := range rt.ids {
 		s := rt.sessions[id]
-		s.d, s.agent, s.window = nil, nil, nil
+		s.d, s.agent, s.window = nil, nil, 0
 		s.wantTurn, s.pumping, s.repump, s.writeFault = false, false, false, false
 		if n, ok := cut[id]; ok {
 			s.log.CrashAt(n)

@@ -68,7 +68,7 @@ type Runtime struct {
 	lastInstance int
 	lastMessage  int
 
-	timers   []*timer
+	timers   []timer
 	timerSeq int
 }
 

@@ -91,7 +91,7 @@ type Call struct {
 	result Result
 
 	ptc      *ptcRun // run_code
-	sleep    *timer  // sleep
+	sleep    int     // the sleep's timer seq, 0 none
 	sleepMs  int64
 	offAbort func()
 }
@@ -158,9 +158,9 @@ func (c *Call) settle(r Result) {
 		c.offAbort()
 		c.offAbort = nil
 	}
-	if c.sleep != nil {
+	if c.sleep != 0 {
 		c.s.rt.disarm(c.sleep)
-		c.sleep = nil
+		c.sleep = 0
 	}
 	if c.parent != nil {
 		c.parent.ptc.advance()

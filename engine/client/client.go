@@ -1,8 +1,10 @@
 package client
 
 import (
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/session"
@@ -230,7 +232,7 @@ func (c *Client) StateAt(now int64) wire.ClientState {
 			s := c.page.sessions[k.session]
 			st.Cards = append(st.Cards, k.snapshot(now, s != nil && s.seat == k, c.page.focus == k))
 		}
-		sort.Slice(st.Cards, func(i, j int) bool { return st.Cards[i].Key < st.Cards[j].Key })
+		slices.SortFunc(st.Cards, func(a, b wire.CardState) int { return strings.Compare(a.Key, b.Key) }) // keys are unique
 	}
 	for _, id := range c.page.order {
 		s := c.page.sessions[id]

@@ -3,7 +3,7 @@ package client
 import (
 	"encoding/json"
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/wire"
@@ -141,7 +141,7 @@ func (c *Client) endGeneration(cancel bool) {
 	for _, s := range c.page.streams {
 		streams = append(streams, s)
 	}
-	sort.Slice(streams, func(i, j int) bool { return streams[i].seq < streams[j].seq })
+	slices.SortFunc(streams, func(a, b *stream) int { return a.seq - b.seq }) // seqs are unique
 	for _, s := range streams {
 		if cancel && s.open {
 			c.emit(wire.CancelStream{Gen: s.gen, StreamID: s.id})
@@ -348,6 +348,6 @@ func sortedDeliveries(m map[string]*delivery) []*delivery {
 	for _, d := range m {
 		out = append(out, d)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].seq < out[j].seq })
+	slices.SortFunc(out, func(a, b *delivery) int { return a.seq - b.seq }) // seqs are unique
 	return out
 }

@@ -3,7 +3,6 @@ package client
 import (
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -173,7 +172,7 @@ func (s *draftStore) states() []wire.DraftState {
 	for k, e := range s.entries {
 		out = append(out, wire.DraftState{Session: e.session, Key: k, JSON: e.json})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	slices.SortFunc(out, func(a, b wire.DraftState) int { return strings.Compare(a.Key, b.Key) }) // keys are unique
 	return out
 }
 

@@ -1,7 +1,8 @@
 package questions
 
 import (
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/session"
@@ -104,11 +105,11 @@ func (s *Service) Reservations() []wire.ReservationState {
 			out = append(out, wire.ReservationState{Session: sid, CallID: cid, MessageID: r.messageID, ClaimedTurn: r.claimedTurn})
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Session != out[j].Session {
-			return out[i].Session < out[j].Session
+	slices.SortFunc(out, func(a, b wire.ReservationState) int { // keys are unique
+		if c := strings.Compare(a.Session, b.Session); c != 0 {
+			return c
 		}
-		return out[i].CallID < out[j].CallID
+		return strings.Compare(a.CallID, b.CallID)
 	})
 	return out
 }

@@ -2,7 +2,8 @@ package questions
 
 import (
 	"encoding/json"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/session"
@@ -349,12 +350,12 @@ func (s *Service) Wait(a Agent, callID string) (*Wait, bool) {
 // Waits snapshots the live waits, sorted by Session, then call id, then creation.
 func (s *Service) Waits() []wire.WaitState {
 	es := append([]*waitEntry(nil), s.order...)
-	sort.SliceStable(es, func(i, j int) bool {
-		a, b := es[i].key, es[j].key
-		if a.agent.ID() != b.agent.ID() {
-			return a.agent.ID() < b.agent.ID()
+	slices.SortStableFunc(es, func(x, y *waitEntry) int {
+		a, b := x.key, y.key
+		if c := strings.Compare(a.agent.ID(), b.agent.ID()); c != 0 {
+			return c
 		}
-		return a.callID < b.callID
+		return strings.Compare(a.callID, b.callID)
 	})
 	out := make([]wire.WaitState, 0, len(es))
 	for _, e := range es {
