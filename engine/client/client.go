@@ -73,7 +73,8 @@ type page struct {
 	cards    []*card // creation order
 	byKey    map[string]*card
 	sessions map[string]*sessionView
-	order    []string // session ids, sorted
+	order    []string       // session ids, sorted
+	views    []*sessionView // the sessions of order, in the same order
 
 	focus         *card // the card whose answer surface has the page's focus
 	windowBlurred bool
@@ -118,7 +119,12 @@ func (c *Client) newPage() {
 	}
 }
 
-func (c *Client) emit(e wire.ClientEffect) { c.out = append(c.out, e) }
+func (c *Client) emit(e wire.ClientEffect) {
+	if c.out == nil {
+		c.out = make([]wire.ClientEffect, 0, 8)
+	}
+	c.out = append(c.out, e)
+}
 
 func (c *Client) mintStream() string {
 	c.streamN++
@@ -234,8 +240,7 @@ func (c *Client) StateAt(now int64) wire.ClientState {
 		}
 		slices.SortFunc(st.Cards, func(a, b wire.CardState) int { return strings.Compare(a.Key, b.Key) }) // keys are unique
 	}
-	for _, id := range c.page.order {
-		s := c.page.sessions[id]
+	for _, s := range c.page.views {
 		st.Rows = join(st.Rows, c.rows(s))
 		st.Nodes = join(st.Nodes, nodes(&c.rd, s))
 		st.Conversation = join(st.Conversation, conversation(s))
@@ -259,9 +264,8 @@ func (c *Client) sessionOf(id string) *sessionView {
 	s := &sessionView{id: id}
 	c.page.sessions[id] = s
 	i := sort.SearchStrings(c.page.order, id)
-	c.page.order = append(c.page.order, "")
-	copy(c.page.order[i+1:], c.page.order[i:])
-	c.page.order[i] = id
+	c.page.order = slices.Insert(c.page.order, i, id)
+	c.page.views = slices.Insert(c.page.views, i, s)
 	return s
 }
 
@@ -269,8 +273,8 @@ func (c *Client) sessionOf(id string) *sessionView {
 // the seat unmounts (its focus pause is released), a card that takes it mounts (the
 // Session's drafts are pruned to its live cards, DRAFT-3) and may autofocus (CD-8).
 func (c *Client) settleView() {
-	for _, id := range c.page.order {
-		s := c.page.sessions[id]
+	for i, id := range c.page.order {
+		s := c.page.views[i]
 		seat := c.seatOf(id)
 		if seat != s.seat {
 			if old := s.seat; old != nil && c.page.focus == old {

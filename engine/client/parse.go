@@ -163,6 +163,9 @@ func options(v jv, strict bool) ([]wire.Option, bool) {
 		return nil, false
 	}
 	var out []wire.Option
+	if len(v.vals) > 0 {
+		out = make([]wire.Option, 0, len(v.vals))
+	}
 	for _, it := range v.vals {
 		label, ok := it.get("label").asString()
 		if !it.isObject() || !ok {
@@ -179,6 +182,9 @@ func options(v jv, strict bool) ([]wire.Option, bool) {
 			return nil, false
 		}
 		out = append(out, o)
+	}
+	if len(out) == 0 {
+		return nil, true // every entry skipped
 	}
 	return out, true
 }

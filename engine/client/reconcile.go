@@ -25,6 +25,9 @@ func (c *Client) onSessionUpdate(f wire.SessionUpdate) {
 			}
 		}
 	} else if !s.broken {
+		if n := len(s.log) + len(f.Events); n > cap(s.log) {
+			s.log = slices.Grow(s.log, max(n, 2*cap(s.log), 32)-len(s.log))
+		}
 		for _, e := range f.Events {
 			switch {
 			case e.Seq < len(s.log):

@@ -32,6 +32,7 @@ type Host struct {
 
 	proj map[string]*questions.Projection // by Session id
 	ids  []string                         // every Session id, sorted (kept by onLoaded)
+	logs []*session.Log                   // the log of each Session of ids (a Session keeps its log)
 	memo questions.Memo                   // the projections' shared header reading
 
 	// contexts are the agent-context lifetimes handed to the gateway with each forwarded
@@ -68,7 +69,8 @@ func New(cfg Config) (*Host, error) {
 		return nil, err
 	}
 	window, _ := cfg.window()
-	h := &Host{cfg: cfg, mutants: cfg.mutants(), proj: map[string]*questions.Projection{}, memo: defaultMemo}
+	h := &Host{cfg: cfg, mutants: cfg.mutants(), proj: map[string]*questions.Projection{}, memo: defaultMemo,
+		effects: make([]wire.Effect, 0, 16), prev: make([]wire.Effect, 0, 16)}
 	h.gw = gateway.New(gateway.Config{Emit: h.emit, Mutants: h.mutants})
 	h.rt = agent.New(agent.Config{WriteWindow: window, Emit: h.emit, Runner: agent.RunnerFunc(h.runTool)})
 	h.rt.Subscribe(agent.Hooks{
@@ -135,8 +137,8 @@ func (h *Host) Apply(now int64, cmd wire.Command) ([]wire.Effect, error) {
 	h.prev, h.effects = h.effects, h.prev[:0]
 	clear(h.effects[:cap(h.effects)])
 	h.prevPersisted, h.startPersisted = h.startPersisted, h.prevPersisted[:0]
-	for _, id := range h.ids {
-		h.startPersisted = append(h.startPersisted, durable{id, h.rt.Log(id).Persisted()})
+	for i, id := range h.ids {
+		h.startPersisted = append(h.startPersisted, durable{id, h.logs[i].Persisted()})
 	}
 	if now < h.now {
 		h.sendUpdates()
@@ -252,6 +254,9 @@ func (h *Host) Projection(id string) (wire.QuestionsView, bool) {
 func (h *Host) onLoaded(id string, log *session.Log) {
 	if i, found := slices.BinarySearch(h.ids, id); !found {
 		h.ids = slices.Insert(h.ids, i, id)
+		h.logs = slices.Insert(h.logs, i, log)
+	} else {
+		h.logs[i] = log
 	}
 	p := questions.NewProjectionMemo(log.Inherited(), &h.memo)
 	p.SetMutants(h.mutants)

@@ -28,8 +28,8 @@ func (h *Host) sendUpdates() {
 		if fresh {
 			v.sent = map[string]int{}
 		}
-		for _, id := range h.ids {
-			log := h.rt.Log(id)
+		for i, id := range h.ids {
+			log := h.logs[i]
 			sent, known := v.sent[id]
 			u := wire.SessionUpdate{Session: id}
 			switch {

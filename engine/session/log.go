@@ -11,8 +11,8 @@ type Log struct {
 	persisted int
 }
 
-// New returns an empty log for a root Session.
-func New(id string) *Log { return &Log{id: id} }
+// New returns an empty log for a root Session (with room for a short run's events).
+func New(id string) *Log { return &Log{id: id, events: make([]Event, 0, 32)} }
 
 // Fork returns a new log for Session id whose first events are a copy of parent's events
 // with seq <= through (through = -1 copies nothing). The copied prefix counts as inherited
