@@ -238,7 +238,7 @@ func (c *Client) send(k *card, batch []wire.AnswerItem) {
 	case wire.ChannelRPC:
 		id := c.mintRPC()
 		k.busy, k.busyRPC, k.hint = viaRPC, id, ""
-		c.page.rpcs[id] = &rpcCall{kind: rpcAnswer, gen: c.page.gen, card: k}
+		c.page.rpcs.set(id, &rpcCall{kind: rpcAnswer, gen: c.page.gen, card: k})
 		args := make([]byte, 0, 128+len(k.session)+len(k.callID))
 		args = wire.AppendJSONString(append(args, `{"agentId":`...), k.session)
 		args = wire.AppendJSONString(append(args, `,"callId":`...), k.callID)
@@ -329,7 +329,7 @@ func (c *Client) planPlanReview(a wire.UserAction, k *card) (func(), error) {
 // CLAIM-4); a claim whose outcome is still in flight is released when its reply comes
 // (CLAIM-2). The questions UI stays gone until a reload.
 func (c *Client) teardown() {
-	for _, d := range sortedDeliveries(c.page.deliveries) {
+	for _, d := range sortedDeliveries(&c.page.deliveries) {
 		if d.phase != phDone {
 			c.delegate(d)
 		} else {
@@ -350,7 +350,7 @@ func (c *Client) planReopen(a wire.UserAction) (func(), error) {
 	switch r.action {
 	case actAnswer:
 		return func() {
-			if k := c.page.byKey[keyOf(s.id, r.callID)]; k != nil && !c.page.torn {
+			if k := c.page.byKey.at(keyOf(s.id, r.callID)); k != nil && !c.page.torn {
 				c.publish(k) // reveal: republished, it takes the seat
 				return
 			}
@@ -362,7 +362,7 @@ func (c *Client) planReopen(a wire.UserAction) (func(), error) {
 				c.toggleRow(s, r.callID)
 				return
 			}
-			k := c.page.byKey[keyOf(s.id, r.callID)]
+			k := c.page.byKey.at(keyOf(s.id, r.callID))
 			if k == nil {
 				k = c.newCard(s.id, r.questions, r.callID, kindReview, r.answers)
 			}
@@ -385,7 +385,7 @@ func (c *Client) planDiscard(a wire.UserAction) (func(), error) {
 	var hits []*sessionView
 	var ids []string
 	for _, id := range c.page.order {
-		s := c.page.sessions[id]
+		s := c.page.sessions.at(id)
 		if a.Session != "" && id != a.Session {
 			continue
 		}
@@ -404,7 +404,7 @@ func (c *Client) planDiscard(a wire.UserAction) (func(), error) {
 	s, msgID := hits[0], ids[0]
 	return func() {
 		id := c.mintRPC()
-		c.page.rpcs[id] = &rpcCall{kind: rpcDiscard, gen: c.page.gen}
+		c.page.rpcs.set(id, &rpcCall{kind: rpcDiscard, gen: c.page.gen})
 		args := make([]byte, 0, 32+len(s.id)+len(msgID))
 		args = wire.AppendJSONString(append(args, `{"agentId":`...), s.id)
 		args = wire.AppendJSONString(append(args, `,"messageId":`...), msgID)
@@ -415,7 +415,7 @@ func (c *Client) planDiscard(a wire.UserAction) (func(), error) {
 // findCard resolves a card address: "" the composer seat, "#N" the N-th unkeyed card of
 // this page load, anything else a call id.
 func (c *Client) findCard(a wire.UserAction) (*card, error) {
-	if a.Session != "" && c.page.sessions[a.Session] == nil {
+	if a.Session != "" && c.page.sessions.at(a.Session) == nil {
 		return nil, fmt.Errorf("%s: no session %q (sessions: %s)", a.Kind, a.Session, listOr(c.page.order))
 	}
 	inSession := func(k *card) bool { return a.Session == "" || k.session == a.Session }
@@ -555,7 +555,7 @@ func (c *Client) focusText() string {
 func (c *Client) queuedList() string {
 	var parts []string
 	for _, id := range c.page.order {
-		v := c.page.sessions[id].inbox
+		v := c.page.sessions.at(id).inbox
 		for _, list := range [2][]session.Message{v.NextStep, v.NextTurn} {
 			for _, m := range list {
 				if m.Source.Kind == session.SourceUserQuestionReply && m.Source.CallID != "" {

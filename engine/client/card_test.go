@@ -105,7 +105,7 @@ func TestCards(t *testing.T) {
 		expect(t, x.user(4, wire.ActSubmit, "card=c2"),
 			`result gen=1 rpc=c1-r1 ev=e1 result {"answers":[{"id":"pkg","selected":["npm"]}]}`)
 		// rpc: c1 is continued with no waterfall; reveal it through a reconciliation.
-		x.c.publish(x.c.page.byKey["question:s1:c1"])
+		x.c.publish(x.c.page.byKey.at("question:s1:c1"))
 		x.user(5, wire.ActChoose, "card=c1", "label=bun")
 		expect(t, x.user(6, wire.ActSubmit, "card=c1"),
 			`call gen=1 rpc=c1-r2 userQuestions/answer {"agentId":"s1","callId":"c1","answer":{"answers":[{"id":"pkg","selected":["bun"]}]}}`)

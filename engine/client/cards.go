@@ -9,7 +9,7 @@ import (
 // CARD-3). A read-only review card holding the key gives way to the live card.
 func (c *Client) ensure(session string, qs []wire.Question, callID string) *card {
 	if callID != "" {
-		if k := c.page.byKey[keyOf(session, callID)]; k != nil {
+		if k := c.page.byKey.at(keyOf(session, callID)); k != nil {
 			if k.kind != kindReview {
 				return k
 			}
@@ -71,7 +71,7 @@ func (c *Client) newCard(session string, qs []wire.Question, callID, kind string
 	}
 	c.sessionOf(session)
 	c.page.cards = append(c.page.cards, k)
-	c.page.byKey[k.key] = k
+	c.page.byKey.set(k.key, k)
 	return k
 }
 
@@ -124,10 +124,10 @@ func (c *Client) hide(k *card) { k.published = false }
 // remove closes a card and clears its draft (CARD-8); a card that is no longer the
 // registered one for its key is left alone.
 func (c *Client) remove(k *card) {
-	if c.page.byKey[k.key] != k {
+	if c.page.byKey.at(k.key) != k {
 		return
 	}
-	delete(c.page.byKey, k.key)
+	c.page.byKey.del(k.key)
 	for i, o := range c.page.cards {
 		if o == k {
 			c.page.cards = append(c.page.cards[:i], c.page.cards[i+1:]...)
@@ -144,7 +144,7 @@ func (c *Client) remove(k *card) {
 
 // persist writes the composer's progress to the draft store (not for review cards).
 func (c *Client) persist(k *card) {
-	if k.kind == kindReview || c.page.byKey[k.key] != k {
+	if k.kind == kindReview || c.page.byKey.at(k.key) != k {
 		return
 	}
 	c.drafts.replace(k.session, k.key, progress{drafts: k.drafts, index: k.index, wait: k.disp}.encode())

@@ -66,13 +66,13 @@ type page struct {
 	// HTTP reply, so no claim is released while its outcome may still be on its way (CLAIM-2).
 	failing bool
 
-	deliveries map[string]*delivery // current generation, by event id
-	streams    map[string]*stream   // open claim streams, by stream id
-	rpcs       map[string]*rpcCall  // HTTP requests awaiting their reply
+	deliveries table[*delivery] // current generation, by event id
+	streams    table[*stream]   // open claim streams, by stream id
+	rpcs       table[*rpcCall]  // HTTP requests awaiting their reply
 
 	cards    []*card // creation order
-	byKey    map[string]*card
-	sessions map[string]*sessionView
+	byKey    table[*card]
+	sessions table[*sessionView]
 	order    []string       // session ids, sorted
 	views    []*sessionView // the sessions of order, in the same order
 
@@ -110,12 +110,7 @@ func New(cfg Config) *Client {
 func (c *Client) newPage() {
 	c.loads++
 	c.page = page{
-		key:        pageKey(c.seed, c.loads),
-		deliveries: map[string]*delivery{},
-		streams:    map[string]*stream{},
-		rpcs:       map[string]*rpcCall{},
-		byKey:      map[string]*card{},
-		sessions:   map[string]*sessionView{},
+		key: pageKey(c.seed, c.loads),
 	}
 }
 
@@ -235,7 +230,7 @@ func (c *Client) StateAt(now int64) wire.ClientState {
 	if n := len(c.page.cards); n > 0 {
 		st.Cards = make([]wire.CardState, 0, n)
 		for _, k := range c.page.cards {
-			s := c.page.sessions[k.session]
+			s := c.page.sessions.at(k.session)
 			st.Cards = append(st.Cards, k.snapshot(now, s != nil && s.seat == k, c.page.focus == k))
 		}
 		slices.SortFunc(st.Cards, func(a, b wire.CardState) int { return strings.Compare(a.Key, b.Key) }) // keys are unique
@@ -258,11 +253,11 @@ func join[T any](dst, more []T) []T {
 }
 
 func (c *Client) sessionOf(id string) *sessionView {
-	if s := c.page.sessions[id]; s != nil {
+	if s := c.page.sessions.at(id); s != nil {
 		return s
 	}
 	s := &sessionView{id: id}
-	c.page.sessions[id] = s
+	c.page.sessions.set(id, s)
 	i := sort.SearchStrings(c.page.order, id)
 	c.page.order = slices.Insert(c.page.order, i, id)
 	c.page.views = slices.Insert(c.page.views, i, s)
@@ -312,7 +307,7 @@ func (c *Client) mount(s *sessionView, k *card) {
 		return
 	}
 	c.drafts.prune(s.id, func(key string) bool {
-		o := c.page.byKey[key]
+		o := c.page.byKey.at(key)
 		return o != nil && o.session == s.id
 	})
 }

@@ -54,19 +54,19 @@ func (c *Client) onFrame(f wire.Frame) {
 	case wire.Waterfall:
 		c.onWaterfall(f)
 	case wire.Cancel:
-		if d := c.page.deliveries[f.EventID]; d != nil {
+		if d := c.page.deliveries.at(f.EventID); d != nil {
 			c.abort(d, true)
 		}
 	case wire.StreamItem:
-		if s := c.page.streams[f.StreamID]; s != nil {
+		if s := c.page.streams.at(f.StreamID); s != nil {
 			c.onStreamItem(s, f.Value)
 		}
 	case wire.StreamEnd:
-		if s := c.page.streams[f.StreamID]; s != nil {
+		if s := c.page.streams.at(f.StreamID); s != nil {
 			c.onStreamEnd(s, nil)
 		}
 	case wire.StreamError:
-		if s := c.page.streams[f.StreamID]; s != nil {
+		if s := c.page.streams.at(f.StreamID); s != nil {
 			c.onStreamEnd(s, &wire.Error{Name: "RemoteError", Code: f.Code, Message: f.Message})
 		}
 	case wire.SessionUpdate:
@@ -102,7 +102,7 @@ func (c *Client) onLinkDown() {
 // ends when the last of them has its reply (resultsInFlight).
 func (c *Client) failGeneration() {
 	c.page.failing = true
-	for _, d := range sortedDeliveries(c.page.deliveries) {
+	for _, d := range sortedDeliveries(&c.page.deliveries) {
 		if d.phase != phDone {
 			c.abort(d, true)
 		}
@@ -112,7 +112,8 @@ func (c *Client) failGeneration() {
 // resultsInFlight reports whether an outcome sent in the live generation still awaits its
 // HTTP reply.
 func (c *Client) resultsInFlight() bool {
-	for _, d := range c.page.deliveries {
+	for _, e := range c.page.deliveries.entries {
+		d := e.val
 		if d.inFlight {
 			return true
 		}
@@ -134,22 +135,19 @@ func (c *Client) releaseAfterOutcome(d *delivery) {
 // aborted delivery) and forgets its streams. cancel: the link is still up (the client
 // failed the generation itself), so each open claim is cancelled on the wire.
 func (c *Client) endGeneration(cancel bool) {
-	for _, d := range sortedDeliveries(c.page.deliveries) {
+	for _, d := range sortedDeliveries(&c.page.deliveries) {
 		c.abort(d, cancel)
 	}
-	streams := make([]*stream, 0, len(c.page.streams))
-	for _, s := range c.page.streams {
-		streams = append(streams, s)
-	}
+	streams := c.page.streams.values()
 	slices.SortFunc(streams, func(a, b *stream) int { return a.seq - b.seq }) // seqs are unique
 	for _, s := range streams {
 		if cancel && s.open {
 			c.emit(wire.CancelStream{Gen: s.gen, StreamID: s.id})
 		}
 		s.open = false
-		delete(c.page.streams, s.id)
+		c.page.streams.del(s.id)
 	}
-	c.page.deliveries = map[string]*delivery{}
+	c.page.deliveries = table[*delivery]{}
 	c.page.connected, c.page.failing = false, false
 }
 
@@ -157,12 +155,12 @@ func (c *Client) endGeneration(cancel bool) {
 // answer are handed on at once with next: another event, an unscoped request, a
 // payload that is not a question request, or a torn-down questions UI.
 func (c *Client) onWaterfall(f wire.Waterfall) {
-	if !c.page.connected || c.page.failing || f.EventID == "" || c.page.deliveries[f.EventID] != nil {
+	if !c.page.connected || c.page.failing || f.EventID == "" || c.page.deliveries.at(f.EventID) != nil {
 		return
 	}
 	c.page.seqN++
 	d := &delivery{seq: c.page.seqN, gen: c.page.gen, eventID: f.EventID, session: f.AgentID}
-	c.page.deliveries[f.EventID] = d
+	c.page.deliveries.set(f.EventID, d)
 	if f.Event != wire.EventQuestionsRequest || f.AgentID == "" || c.page.torn {
 		c.finish(d, wire.Outcome{Kind: wire.OutcomeNext})
 		return
@@ -184,7 +182,7 @@ func (c *Client) onWaterfall(f wire.Waterfall) {
 		c.page.seqN++
 		s := &stream{seq: c.page.seqN, id: c.mintStream(), gen: d.gen, d: d, open: true}
 		d.claim = s
-		c.page.streams[s.id] = s
+		c.page.streams.set(s.id, s)
 		args := make([]byte, 0, len(`{"agentId":,"callId":}`)+len(f.AgentID)+len(callID)+4)
 		args = wire.AppendJSONString(append(args, `{"agentId":`...), f.AgentID)
 		args = append(wire.AppendJSONString(append(args, `,"callId":`...), callID), '}')
@@ -231,7 +229,7 @@ func (c *Client) onStreamEnd(s *stream, err *wire.Error) {
 
 // claimEnded runs when a claim's lifetime ends from the host's side.
 func (c *Client) claimEnded(s *stream, err *wire.Error) {
-	delete(c.page.streams, s.id)
+	c.page.streams.del(s.id)
 	d := s.d
 	switch {
 	case d.phase == phHandshake && err == nil:
@@ -284,7 +282,7 @@ func (c *Client) finish(d *delivery, out wire.Outcome) {
 	}
 	if !d.aborted {
 		rpc := c.mintRPC()
-		c.page.rpcs[rpc] = &rpcCall{kind: rpcResult, gen: d.gen, d: d}
+		c.page.rpcs.set(rpc, &rpcCall{kind: rpcResult, gen: d.gen, d: d})
 		d.inFlight = true
 		c.emit(wire.SendResult{Gen: d.gen, RPCID: rpc, EventID: d.eventID, Outcome: out})
 	}
@@ -307,7 +305,7 @@ func (c *Client) release(d *delivery) {
 		return
 	}
 	s.open = false
-	delete(c.page.streams, s.id)
+	c.page.streams.del(s.id)
 	if c.page.connected && s.gen == c.page.gen {
 		c.emit(wire.CancelStream{Gen: s.gen, StreamID: s.id})
 	}
@@ -320,7 +318,7 @@ func (c *Client) abort(d *delivery, cancelOnWire bool) {
 	d.aborted = true
 	if !cancelOnWire && d.claim != nil {
 		d.claim.open = false
-		delete(c.page.streams, d.claim.id)
+		c.page.streams.del(d.claim.id)
 	}
 	c.finish(d, wire.Outcome{})
 	if cancelOnWire {
@@ -343,11 +341,8 @@ func (c *Client) expire(k *card) {
 }
 
 // sortedDeliveries lists deliveries in arrival order.
-func sortedDeliveries(m map[string]*delivery) []*delivery {
-	out := make([]*delivery, 0, len(m))
-	for _, d := range m {
-		out = append(out, d)
-	}
+func sortedDeliveries(t *table[*delivery]) []*delivery {
+	out := t.values()
 	slices.SortFunc(out, func(a, b *delivery) int { return a.seq - b.seq }) // seqs are unique
 	return out
 }

@@ -103,7 +103,7 @@ func (c *Client) findRow(a wire.UserAction) (*sessionView, rowInfo, error) {
 	var rows []rowInfo
 	var all []string
 	for _, id := range c.page.order {
-		s := c.page.sessions[id]
+		s := c.page.sessions.at(id)
 		if a.Session != "" && id != a.Session {
 			continue
 		}

@@ -24,11 +24,11 @@ type rpcCall struct {
 // onHTTP handles the reply to one of the client's HTTP requests; a reply that matches
 // nothing (an old page's, a duplicate) is ignored.
 func (c *Client) onHTTP(id string, env wire.Envelope) {
-	call := c.page.rpcs[id]
+	call := c.page.rpcs.at(id)
 	if call == nil {
 		return
 	}
-	delete(c.page.rpcs, id)
+	c.page.rpcs.del(id)
 	switch call.kind {
 	case rpcResult:
 		d := call.d
@@ -53,7 +53,7 @@ func (c *Client) onHTTP(id string, env wire.Envelope) {
 		}
 	case rpcAnswer:
 		k := call.card
-		if c.page.byKey[k.key] != k || k.busy != viaRPC || k.busyRPC != id {
+		if c.page.byKey.at(k.key) != k || k.busy != viaRPC || k.busyRPC != id {
 			return
 		}
 		k.busy, k.busyRPC = viaNone, ""
