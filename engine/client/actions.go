@@ -350,7 +350,7 @@ func (c *Client) planReopen(a wire.UserAction) (func(), error) {
 	switch r.action {
 	case actAnswer:
 		return func() {
-			if k := c.page.byKey.at(keyOf(s.id, r.callID)); k != nil && !c.page.torn {
+			if k := c.cardOf(s.id, r.callID); k != nil && !c.page.torn {
 				c.publish(k) // reveal: republished, it takes the seat
 				return
 			}
@@ -362,7 +362,7 @@ func (c *Client) planReopen(a wire.UserAction) (func(), error) {
 				c.toggleRow(s, r.callID)
 				return
 			}
-			k := c.page.byKey.at(keyOf(s.id, r.callID))
+			k := c.cardOf(s.id, r.callID)
 			if k == nil {
 				k = c.newCard(s.id, r.questions, r.callID, kindReview, r.answers)
 			}

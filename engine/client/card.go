@@ -72,7 +72,26 @@ type card struct {
 	autofocused []bool // per question index: the optionless field autofocused once
 }
 
-func keyOf(session, callID string) string { return "question:" + session + ":" + callID }
+func keyOf(session, callID string) string { return keyPrefix + session + ":" + callID }
+
+const keyPrefix = "question:"
+
+// isKeyOf reports whether key == keyOf(session, callID), without building the key.
+func isKeyOf(key, session, callID string) bool {
+	n := len(keyPrefix) + len(session)
+	return len(key) == n+1+len(callID) && key[:len(keyPrefix)] == keyPrefix && key[len(keyPrefix):n] == session &&
+		key[n] == ':' && key[n+1:] == callID
+}
+
+// cardOf is the card registered under keyOf(session, callID), or nil.
+func (c *Client) cardOf(session, callID string) *card {
+	for _, e := range c.page.byKey.entries {
+		if isKeyOf(e.key, session, callID) {
+			return e.val
+		}
+	}
+	return nil
+}
 
 // address is how user actions name the card: its call id, or "#N".
 func (c *card) address() string {

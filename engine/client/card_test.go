@@ -323,3 +323,16 @@ func TestCards(t *testing.T) {
 		}
 	})
 }
+
+func TestIsKeyOf(t *testing.T) {
+	for _, c := range [][2]string{{"s1", "c1"}, {"", ""}, {"s:1", "c"}, {"s", "1:c"}, {"a", ""}, {"", "b"}} {
+		for _, d := range [][2]string{{"s1", "c1"}, {"", ""}, {"s:1", "c"}, {"s", "1:c"}, {"a", ""}, {"", "b"}, {"s1", "c"}} {
+			if got, want := isKeyOf(keyOf(c[0], c[1]), d[0], d[1]), keyOf(c[0], c[1]) == keyOf(d[0], d[1]); got != want {
+				t.Fatalf("isKeyOf(keyOf(%q, %q), %q, %q) = %v, want %v", c[0], c[1], d[0], d[1], got, want)
+			}
+		}
+	}
+	if isKeyOf("question:x", "", "") || isKeyOf("other:s1:c1", "s1", "c1") {
+		t.Fatal("isKeyOf accepts a key of another shape")
+	}
+}

@@ -9,7 +9,7 @@ import (
 // CARD-3). A read-only review card holding the key gives way to the live card.
 func (c *Client) ensure(session string, qs []wire.Question, callID string) *card {
 	if callID != "" {
-		if k := c.page.byKey.at(keyOf(session, callID)); k != nil {
+		if k := c.cardOf(session, callID); k != nil {
 			if k.kind != kindReview {
 				return k
 			}

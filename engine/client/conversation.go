@@ -1,6 +1,7 @@
 package client
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/twosettle/twosettle/engine/session"
@@ -25,10 +26,11 @@ func conversation(s *sessionView) []wire.ConvEntry {
 	if len(s.log) == 0 {
 		return nil
 	}
-	ended := map[int]bool{}
+	var endedBuf [8]int
+	ended := endedBuf[:0] // the turns with a turn/end (a Session has a few)
 	for _, e := range s.log {
-		if te, ok := e.Data.(session.TurnEnd); ok {
-			ended[te.Turn] = true
+		if te, ok := e.Data.(session.TurnEnd); ok && !slices.Contains(ended, te.Turn) {
+			ended = append(ended, te.Turn)
 		}
 	}
 	// At most one disclosure per turn, and an entry plus a group per tool call or message.
@@ -42,7 +44,8 @@ func conversation(s *sessionView) []wire.ConvEntry {
 		}
 	}
 	out := make([]wire.ConvEntry, 0, n)
-	lastGroup := map[int]int{}          // entry index of each turn's latest group (turn 0: outside any turn)
+	var lastBuf [8]turnGroup
+	lastGroup := lastBuf[:0]            // entry index of each turn's latest group (turn 0: outside any turn)
 	parents := make([]int, 0, 2*n)      // scratch for the two lists below
 	parentTurn := parents[:0:n]         // per entry: the index of its turn disclosure, -1 none
 	parentGroup := parents[n : n : 2*n] // per entry: the index of its group disclosure, -1 none
@@ -68,7 +71,7 @@ func conversation(s *sessionView) []wire.ConvEntry {
 		}
 		if group < 0 {
 			group = len(out)
-			lastGroup[turn] = group
+			lastGroup = setGroup(lastGroup, turn, group)
 			add(wire.ConvEntry{Kind: wire.ConvGroup, Seq: seq, Turn: turn, Depth: base}, disc, -1)
 		}
 		add(wire.ConvEntry{Kind: kind, Seq: seq, Turn: turn, Depth: base + 1, Ref: ref}, disc, group)
@@ -101,10 +104,10 @@ func conversation(s *sessionView) []wire.ConvEntry {
 	for i := range out {
 		switch out[i].Kind {
 		case wire.ConvTurn:
-			out[i].Folded = ended[out[i].Turn]
+			out[i].Folded = slices.Contains(ended, out[i].Turn)
 		case wire.ConvGroup:
 			t := out[i].Turn
-			out[i].Folded = parentTurn[i] < 0 || ended[t] || lastGroup[t] != i
+			out[i].Folded = parentTurn[i] < 0 || slices.Contains(ended, t) || groupOf(lastGroup, t) != i
 		}
 	}
 	for i := range out {
@@ -118,4 +121,27 @@ func conversation(s *sessionView) []wire.ConvEntry {
 		out[i].Visible = v
 	}
 	return out
+}
+
+// turnGroup is a turn's latest group entry.
+type turnGroup struct{ turn, entry int }
+
+func setGroup(gs []turnGroup, turn, entry int) []turnGroup {
+	for i := range gs {
+		if gs[i].turn == turn {
+			gs[i].entry = entry
+			return gs
+		}
+	}
+	return append(gs, turnGroup{turn, entry})
+}
+
+// groupOf is the latest group entry of turn (0, as a missing map entry read, when none).
+func groupOf(gs []turnGroup, turn int) int {
+	for _, g := range gs {
+		if g.turn == turn {
+			return g.entry
+		}
+	}
+	return 0
 }

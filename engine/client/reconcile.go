@@ -99,14 +99,14 @@ func (c *Client) reconcile(s *sessionView) {
 		rows = append(rows, r.CallID)
 		switch r.State {
 		case wire.StateContinued:
-			k := c.page.byKey.at(keyOf(s.id, r.CallID))
+			k := c.cardOf(s.id, r.CallID)
 			if k == nil || k.kind == kindReview {
 				k = c.ensure(s.id, slices.Clone(r.Questions), r.CallID) // the questions are cloned only for a new card
 			}
 			k.rpc = true
 			c.setState(k, wire.StateContinued)
 		case wire.StateOpen:
-			if k := c.page.byKey.at(keyOf(s.id, r.CallID)); k != nil {
+			if k := c.cardOf(s.id, r.CallID); k != nil {
 				c.setState(k, wire.StateOpen)
 			}
 		}

@@ -46,7 +46,16 @@ type rowInfo struct {
 
 // toolRows lists the Session's ask_user_question calls with their first result.
 func toolRows(s *sessionView) []rowSource {
-	var out []rowSource
+	n := 0
+	for _, e := range s.log {
+		if tc, ok := e.Data.(session.ToolCall); ok && tc.Name == toolName {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]rowSource, 0, n)
 	for i, e := range s.log {
 		tc, ok := e.Data.(session.ToolCall)
 		if !ok || tc.Name != toolName {
