@@ -40,6 +40,7 @@ type Host struct {
 	contexts []agentContext
 
 	clients []*clientView // connected generations the host has sent updates to, by name
+	upd     []builtUpdate // sendUpdates' scratch, one per Session
 
 	now   int64
 	epoch int // bumped by every restart: callbacks of an older epoch are dropped

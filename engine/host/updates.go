@@ -23,6 +23,13 @@ type clientView struct {
 // every Session; a Session created since gets one from seq 0. Clients by name, Sessions by
 // id.
 func (h *Host) sendUpdates() {
+	// Clients that are in step get equal updates: the frame is built and boxed once per
+	// Session and shared (a frame is an immutable value).
+	if cap(h.upd) < len(h.ids) {
+		h.upd = make([]builtUpdate, len(h.ids))
+	}
+	built := h.upd[:len(h.ids)]
+	clear(built)
 	for _, v := range h.clients {
 		fresh := v.sent == nil
 		if fresh {
@@ -41,6 +48,11 @@ func (h *Host) sendUpdates() {
 			default:
 				u.From = sent
 			}
+			v.sent[id] = log.Len()
+			if b := &built[i]; b.frame != nil && b.reset == u.Reset && b.from == u.From {
+				h.emit(wire.SendFrame{Client: v.name, Gen: v.gen, Frame: b.frame})
+				continue
+			}
 			u.Events = log.Since(u.From) // shared: a log's events never change (session.Log.Events)
 			if p := h.proj[id]; p != nil {
 				u.Questions = p.View()
@@ -48,10 +60,18 @@ func (h *Host) sendUpdates() {
 			if in, err := h.rt.Inbox(id); err == nil {
 				u.Inbox = in
 			}
-			v.sent[id] = log.Len()
-			h.emit(wire.SendFrame{Client: v.name, Gen: v.gen, Frame: u})
+			var f wire.Frame = u
+			built[i] = builtUpdate{frame: f, reset: u.Reset, from: u.From}
+			h.emit(wire.SendFrame{Client: v.name, Gen: v.gen, Frame: f})
 		}
 	}
+}
+
+// builtUpdate is the update of one Session built in the current sendUpdates.
+type builtUpdate struct {
+	frame wire.Frame
+	reset bool
+	from  int
 }
 
 // connected records a new connection generation (replacing an older one of the name).
