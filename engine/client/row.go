@@ -227,14 +227,17 @@ func (r *rowInfo) closed() {
 // answered is the answered presentation; View answers only when a settled record exists
 // and pairs with the questions (a legacy call gets a transcript but no action, ROW-3).
 func (r *rowInfo) answered(src rowSource, as []wire.AnswerItem, fromSettled bool) {
-	lines, pairs := pairAnswers(r.questions, as)
-	switch {
-	case r.questions != nil && pairs:
-		r.summary = countText(answeredCount(as), len(r.questions))
-		r.transcript = answeredLines(r.questions, lines)
-		if fromSettled {
-			r.action = actReview
+	if r.questions != nil {
+		if lines, pairs := answeredTranscript(r.questions, as); pairs {
+			r.summary = countText(answeredCount(as), len(r.questions))
+			r.transcript = lines
+			if fromSettled {
+				r.action = actReview
+			}
+			return
 		}
+	}
+	switch {
 	case as != nil:
 		r.summary = countText(answeredCount(as), len(as))
 		r.transcript = rawLines(src)
@@ -265,12 +268,15 @@ func (r *rowInfo) queuedOverride(rd *reader, s *sessionView) {
 	if !ok {
 		return
 	}
-	lines, pairs := pairAnswers(r.questions, as)
-	if !pairs || r.questions == nil {
+	if r.questions == nil {
+		return
+	}
+	lines, pairs := answeredTranscript(r.questions, as)
+	if !pairs {
 		return
 	}
 	r.summary = countText(answeredCount(as), len(r.questions))
-	r.transcript = answeredLines(r.questions, lines)
+	r.transcript = lines
 	r.action = actQueued
 }
 
@@ -288,6 +294,65 @@ func unansweredLines(verdict string, qs []wire.Question) []string {
 		out = append(out, "- "+q.Question)
 	}
 	return out
+}
+
+// answeredTranscript is answeredLines(qs, pairAnswers(qs, as)) in one pass: the
+// transcript, and false when the batch does not pair with the questions.
+func answeredTranscript(qs []wire.Question, as []wire.AnswerItem) ([]string, bool) {
+	if len(qs) != len(as) {
+		return nil, false
+	}
+	for i := range as {
+		for j := range i {
+			if as[j].ID == as[i].ID {
+				return nil, false
+			}
+		}
+	}
+	out := make([]string, len(qs))
+	for i, q := range qs {
+		found := false
+		for _, a := range as {
+			if a.ID != q.ID {
+				continue
+			}
+			custom := a.Custom != nil && *a.Custom != ""
+			if len(a.Selected) == 0 && !custom {
+				out[i] = q.Question + ": " + notAnswered
+			} else {
+				var b strings.Builder
+				n := len(q.Question) + 2
+				for _, s := range a.Selected {
+					n += len(s) + 2
+				}
+				if custom {
+					n += len(*a.Custom) + 2
+				}
+				b.Grow(n)
+				b.WriteString(q.Question)
+				b.WriteString(": ")
+				for k, s := range a.Selected {
+					if k > 0 {
+						b.WriteString(", ")
+					}
+					b.WriteString(s)
+				}
+				if custom {
+					if len(a.Selected) > 0 {
+						b.WriteString(", ")
+					}
+					b.WriteString(*a.Custom)
+				}
+				out[i] = b.String()
+			}
+			found = true
+			break
+		}
+		if !found {
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // answeredLines: question → answer lines; a question with none shows "Not answered".

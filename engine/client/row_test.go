@@ -1,8 +1,11 @@
 package client
 
 import (
+	"reflect"
 	"strings"
 	"testing"
+
+	"pgregory.net/rapid"
 
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
@@ -147,6 +150,38 @@ func TestRows(t *testing.T) {
 		}
 		if err := x.userErr(20, wire.ActReopen, "card=c1"); !strings.Contains(err.Error(), "offers no action") {
 			t.Fatal(err)
+		}
+	})
+}
+
+// TestAnsweredTranscript: the one-pass transcript is the pairing of a batch with its
+// questions followed by its lines, for any batch (missing, repeated and extra ids, empty
+// and custom answers).
+func TestAnsweredTranscript(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		ids := rapid.SliceOfN(rapid.SampledFrom([]string{"a", "b", "c"}), 0, 3).Draw(t, "qs")
+		var qs []wire.Question
+		for _, id := range ids {
+			qs = append(qs, wire.Question{ID: id, Question: "Q " + id + "?"})
+		}
+		var as []wire.AnswerItem
+		for i := rapid.IntRange(0, 3).Draw(t, "n"); i > 0; i-- {
+			a := wire.AnswerItem{ID: rapid.SampledFrom([]string{"a", "b", "c", "d"}).Draw(t, "id"),
+				Selected: rapid.SliceOfN(rapid.SampledFrom([]string{"yes", "no", ""}), 0, 2).Draw(t, "sel")}
+			if rapid.Bool().Draw(t, "custom") {
+				c := rapid.SampledFrom([]string{"", "later", " x "}).Draw(t, "text")
+				a.Custom = &c
+			}
+			as = append(as, a)
+		}
+		lines, pairs := pairAnswers(qs, as)
+		var want []string
+		if pairs {
+			want = answeredLines(qs, lines)
+		}
+		got, ok := answeredTranscript(qs, as)
+		if ok != pairs || !reflect.DeepEqual(got, want) {
+			t.Fatalf("answeredTranscript(%v, %v) = %q %v, want %q %v", qs, as, got, ok, want, pairs)
 		}
 	})
 }
