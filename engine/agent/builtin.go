@@ -41,9 +41,14 @@ func builtin(c *Call) {
 	}
 	c.sleepMs = ms
 	c.sleep = c.s.rt.arm(c.s.rt.now+ms, nil, c)
-	c.offAbort = c.sig.OnAbort(func(reason error) {
-		c.settle(Failed(AbortErrorName, "", "sleep aborted: "+reasonText(reason)))
-	})
+	c.onAbort = c.sig.Listen((*sleepAbort)(c))
+}
+
+// sleepAbort is a sleeping call's listener on its signal: the abort ends the sleep.
+type sleepAbort Call
+
+func (c *sleepAbort) SignalAborted(reason error) {
+	(*Call)(c).settle(Failed(AbortErrorName, "", "sleep aborted: "+reasonText(reason)))
 }
 
 // wake is a sleep's timer firing.

@@ -90,10 +90,10 @@ type Call struct {
 	done   bool
 	result Result
 
-	ptc      *ptcRun // run_code
-	sleep    int     // the sleep's timer seq, 0 none
-	sleepMs  int64
-	offAbort func()
+	ptc     *ptcRun // run_code
+	sleep   int     // the sleep's timer seq, 0 none
+	sleepMs int64
+	onAbort int // the sleep's listener id on sig (0 none)
 }
 
 // ID is the call id: the model's call id, or "<parent>:ptc:<n>" for a sub-call.
@@ -154,9 +154,9 @@ func (c *Call) Complete(r Result) error {
 
 func (c *Call) settle(r Result) {
 	c.done, c.result = true, r
-	if c.offAbort != nil {
-		c.offAbort()
-		c.offAbort = nil
+	if c.onAbort != 0 {
+		c.sig.Unlisten(c.onAbort)
+		c.onAbort = 0
 	}
 	if c.sleep != 0 {
 		c.s.rt.disarm(c.sleep)

@@ -87,8 +87,22 @@ type pending struct {
 	frame      wire.Waterfall
 	boxed      wire.Frame // frame as the interface value every delivery sends (boxed once)
 	deliveries []*conn    // generations that hold the event, in delivery order
-	offSignal  func()
-	offContext func()
+	onSignal   int        // the listener ids on inv.Signal and inv.Context (0 none)
+	onContext  int
+}
+
+// pendingSignal and pendingContext are p's abort listeners on its signal and its context.
+type (
+	pendingSignal  pending
+	pendingContext pending
+)
+
+func (p *pendingSignal) SignalAborted(reason error) {
+	p.g.finish((*pending)(p), nil, Settlement{Kind: wire.OutcomeRejected, Err: abortReason(reason)})
+}
+
+func (p *pendingContext) SignalAborted(error) {
+	p.g.finish((*pending)(p), nil, Settlement{Kind: wire.OutcomeRejected, Err: ErrContextReleased})
 }
 
 func (p *pending) deliver(c *conn) {
@@ -98,12 +112,9 @@ func (p *pending) deliver(c *conn) {
 }
 
 func (p *pending) release() {
-	if p.offSignal != nil {
-		p.offSignal()
-	}
-	if p.offContext != nil {
-		p.offContext()
-	}
+	p.inv.Signal.Unlisten(p.onSignal)
+	p.inv.Context.Unlisten(p.onContext)
+	p.onSignal, p.onContext = 0, 0
 }
 
 // Forward starts a waterfall event and returns its id. Nothing is delivered when its
@@ -139,8 +150,8 @@ func (g *Gateway) Forward(inv Invocation) (eventID string, err error) {
 	}
 	p.boxed = p.frame
 	g.pending = append(g.pending, p)
-	p.offSignal = inv.Signal.OnAbort(func(reason error) { g.finish(p, nil, Settlement{Kind: wire.OutcomeRejected, Err: abortReason(reason)}) })
-	p.offContext = inv.Context.OnAbort(func(error) { g.finish(p, nil, Settlement{Kind: wire.OutcomeRejected, Err: ErrContextReleased}) })
+	p.onSignal = inv.Signal.Listen((*pendingSignal)(p))
+	p.onContext = inv.Context.Listen((*pendingContext)(p))
 	for _, c := range g.conns {
 		p.deliver(c)
 	}

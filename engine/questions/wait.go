@@ -21,7 +21,7 @@ type Wait struct {
 	deadline        int64
 	timeout         error
 	parent          *signal.Signal
-	unsubParent     func()
+	onParent        int // the listener id on parent (0 none)
 	sig             *signal.Signal
 	claims          []*Claim
 	timerAt         int64
@@ -59,7 +59,7 @@ func NewWait(now, timeoutMs int64, c WaitConfig) *Wait {
 	w := &Wait{
 		session: c.Session, callID: c.CallID, deadline: now + timeoutMs, timeout: c.Timeout,
 		parent: c.Parent, sig: signal.New(), note: c.Note, clock: c.Clock, last: now,
-		unsubParent: func() {}, timeoutMs: timeoutMs, mutants: c.Mutants,
+		timeoutMs: timeoutMs, mutants: c.Mutants,
 	}
 	if w.timeout == nil {
 		w.timeout = errAskTimedOut()
@@ -69,7 +69,7 @@ func NewWait(now, timeoutMs int64, c WaitConfig) *Wait {
 		w.Close(c.Parent.Reason())
 		return w
 	}
-	w.unsubParent = c.Parent.OnAbort(func(r error) { w.Close(r) })
+	w.onParent = c.Parent.Listen((*waitParent)(w))
 	w.schedule(now)
 	return w
 }
@@ -123,7 +123,8 @@ func (w *Wait) close(reason error, label string) {
 	}
 	w.closed = true
 	w.armed = false
-	w.unsubParent()
+	w.parent.Unlisten(w.onParent)
+	w.onParent = 0
 	for len(w.claims) > 0 {
 		w.claims[0].release()
 	}
@@ -151,7 +152,8 @@ type ClaimSink interface {
 type Claim struct {
 	w        *Wait
 	sink     ClaimSink
-	unsub    func()
+	client   *signal.Signal // the client signal the claim listens to
+	onClient int
 	released bool
 }
 
@@ -190,7 +192,7 @@ func (w *Wait) Attach(now int64, client *signal.Signal, sink ClaimSink) *Claim {
 		remaining = w.timeoutMs // MUTANT claim-frame-full-timeout: the whole timeout, not deadline − now
 	}
 	w.emit(wire.WaitNote{Kind: wire.WaitClaimed, Remaining: remaining, Claims: len(w.claims)})
-	c.unsub = client.OnAbort(func(error) { c.Release(w.now()) })
+	c.client, c.onClient = client, client.Listen((*claimClient)(c))
 	sink.Frame(remaining)
 	return c
 }
@@ -222,9 +224,8 @@ func (c *Claim) release() {
 		return
 	}
 	c.released = true
-	if c.unsub != nil {
-		c.unsub()
-	}
+	c.client.Unlisten(c.onClient)
+	c.onClient = 0
 	w := c.w
 	for i, x := range w.claims {
 		if x == c {
@@ -277,3 +278,13 @@ func (w *Wait) emit(n wire.WaitNote) {
 	}
 	w.note(n)
 }
+
+// waitParent is w's listener on its parent signal: the parent's abort closes the wait.
+type waitParent Wait
+
+func (w *waitParent) SignalAborted(r error) { (*Wait)(w).Close(r) }
+
+// claimClient is c's listener on its client signal: the client's abort releases the claim.
+type claimClient Claim
+
+func (c *claimClient) SignalAborted(error) { (*Claim)(c).Release(c.w.now()) }

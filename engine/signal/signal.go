@@ -23,7 +23,12 @@ type Signal struct {
 type listener struct {
 	id int
 	fn func(reason error)
+	l  Listener // when fn is nil
 }
+
+// Listener is an abort listener that is not a func value: a pointer type with this
+// method registers with Listen without a closure to allocate.
+type Listener interface{ SignalAborted(reason error) }
 
 // New returns a signal that is not aborted.
 func New() *Signal { return &Signal{} }
@@ -53,9 +58,42 @@ func (s *Signal) Abort(reason error) bool {
 	ls := s.listeners
 	s.listeners = nil
 	for _, l := range ls {
-		l.fn(reason)
+		if l.fn != nil {
+			l.fn(reason)
+		} else {
+			l.l.SignalAborted(reason)
+		}
 	}
 	return true
+}
+
+// Listen registers l to run when the signal aborts, in registration order with the
+// OnAbort listeners, and returns its id for Unlisten. On a nil or already aborted signal
+// it registers nothing and returns 0.
+func (s *Signal) Listen(l Listener) int {
+	if s == nil || s.aborted {
+		return 0
+	}
+	s.nextID++
+	if s.listeners == nil {
+		s.listeners = s.inline[:0]
+	}
+	s.listeners = append(s.listeners, listener{id: s.nextID, l: l})
+	return s.nextID
+}
+
+// Unlisten removes the listener id returned by Listen (0, or one already removed or run,
+// changes nothing). It is OnAbort's remove function without the closure.
+func (s *Signal) Unlisten(id int) {
+	if s == nil || id == 0 {
+		return
+	}
+	for i, l := range s.listeners {
+		if l.id == id {
+			s.listeners = append(s.listeners[:i], s.listeners[i+1:]...)
+			return
+		}
+	}
 }
 
 // OnAbort registers fn to run when the signal aborts and returns a function that removes

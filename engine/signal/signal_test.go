@@ -54,4 +54,50 @@ func TestSignal(t *testing.T) {
 		}
 		s.OnAbort(func(error) {})()
 	})
+	t.Run("a Listener runs in registration order with func listeners and Unlisten removes it", func(t *testing.T) {
+		s := New()
+		var got []string
+		s.OnAbort(func(r error) { got = append(got, "fn1") })
+		id := s.Listen(&recorder{name: "l1", got: &got})
+		s.Listen(&recorder{name: "l2", got: &got})
+		s.OnAbort(func(r error) { got = append(got, "fn2") })
+		gone := s.Listen(&recorder{name: "gone", got: &got})
+		s.Unlisten(gone)
+		s.Unlisten(gone) // again: nothing
+		s.Unlisten(0)
+		if s.Listeners() != 4 {
+			t.Fatalf("listeners: %d", s.Listeners())
+		}
+		s.Abort(errors.New("x"))
+		if want := "fn1 l1:x l2:x fn2"; joined(got) != want {
+			t.Fatalf("ran %q, want %q", joined(got), want)
+		}
+		s.Unlisten(id) // after the abort: nothing
+		if s.Listen(&recorder{}) != 0 {
+			t.Fatal("an aborted signal registered a listener")
+		}
+		var nilSig *Signal
+		if nilSig.Listen(&recorder{}) != 0 {
+			t.Fatal("a nil signal registered a listener")
+		}
+		nilSig.Unlisten(1)
+	})
+}
+
+type recorder struct {
+	name string
+	got  *[]string
+}
+
+func (r *recorder) SignalAborted(reason error) { *r.got = append(*r.got, r.name+":"+reason.Error()) }
+
+func joined(ss []string) string {
+	out := ""
+	for i, s := range ss {
+		if i > 0 {
+			out += " "
+		}
+		out += s
+	}
+	return out
 }
