@@ -83,14 +83,43 @@ type page struct {
 
 // sessionView is what the client knows of one Session.
 type sessionView struct {
-	id         string
+	id string
+	// The log is log followed by the events of more (updates appended as they came, shared
+	// with them); n counts them all. Read it with events.
 	log        []session.Event
+	more       [][]session.Event
+	n          int
 	questions  wire.QuestionsView
 	inbox      wire.InboxView
 	reconciled bool  // a projection arrived in this page load
 	seat       *card // the card the composer rendered after the last input
 	expanded   map[string]bool
 	broken     bool // an update left a gap in the log: further appends are ignored until a reset
+}
+
+// follows reports whether events are the ones right after the known log (seqs n, n+1, …).
+func (s *sessionView) follows(events []session.Event) bool {
+	for i, e := range events {
+		if e.Seq != s.n+i {
+			return false
+		}
+	}
+	return true
+}
+
+// events is the whole log as one slice (the chunks are joined once, when read).
+func (s *sessionView) events() []session.Event {
+	if len(s.more) == 0 {
+		return s.log
+	}
+	flat := make([]session.Event, 0, s.n)
+	flat = append(flat, s.log...)
+	for _, m := range s.more {
+		flat = append(flat, m...)
+	}
+	clear(s.more)
+	s.log, s.more = flat, s.more[:0]
+	return flat
 }
 
 // New returns a client at its first page load, not connected.

@@ -119,18 +119,18 @@ func TestConnection(t *testing.T) {
 		if len(st.Cards) != 1 || st.Cards[0].CallID != "c4" || st.Cards[0].Channel != wire.ChannelRPC {
 			t.Fatal(st.Cards)
 		}
-		if len(x.c.page.sessions.at("s1").log) != 1 {
+		if len(x.c.page.sessions.at("s1").events()) != 1 {
 			t.Fatal("a gap must stop the log")
 		}
 		// Appends after a gap are ignored until a reset; a reset heals it.
 		x.at(1, wire.FromHost{Frame: wire.SessionUpdate{Session: "s1", Events: []session.Event{{Seq: 1, Data: userMsg("u", "x")}}}})
-		if len(x.c.page.sessions.at("s1").log) != 1 {
+		if len(x.c.page.sessions.at("s1").events()) != 1 {
 			t.Fatal("appended after a gap")
 		}
 		x.at(2, update("s1", wire.QuestionsView{}, noInbox, logOf(session.TurnStart{Turn: 1}, userMsg("u", "x"))...))
 		x.at(3, wire.FromHost{Frame: wire.SessionUpdate{Session: "s1", Events: []session.Event{{Seq: 1, Data: userMsg("u", "x")}, {Seq: 2, Data: userMsg("v", "y")}}}})
-		if len(x.c.page.sessions.at("s1").log) != 3 {
-			t.Fatal(len(x.c.page.sessions.at("s1").log))
+		if len(x.c.page.sessions.at("s1").events()) != 3 {
+			t.Fatal(len(x.c.page.sessions.at("s1").events()))
 		}
 		expect(t, x.at(4, wire.FromHost{Frame: wire.SessionUpdate{}})) // no session id
 		expect(t, x.at(5, wire.FromHost{}))                            // no frame

@@ -23,19 +23,20 @@ import (
 //     the latest group of a running turn. Reading a reply in an ended turn therefore
 //     takes expanding the turn and then its group.
 func conversation(s *sessionView) []wire.ConvEntry {
-	if len(s.log) == 0 {
+	log := s.events()
+	if len(log) == 0 {
 		return nil
 	}
 	var endedBuf [8]int
 	ended := endedBuf[:0] // the turns with a turn/end (a Session has a few)
-	for _, e := range s.log {
+	for _, e := range log {
 		if te, ok := e.Data.(session.TurnEnd); ok && !slices.Contains(ended, te.Turn) {
 			ended = append(ended, te.Turn)
 		}
 	}
 	// At most one disclosure per turn, and an entry plus a group per tool call or message.
 	n := 0
-	for _, e := range s.log {
+	for _, e := range log {
 		switch e.Data.(type) {
 		case session.TurnStart:
 			n++
@@ -76,7 +77,7 @@ func conversation(s *sessionView) []wire.ConvEntry {
 		}
 		add(wire.ConvEntry{Kind: kind, Seq: seq, Turn: turn, Depth: base + 1, Ref: ref}, disc, group)
 	}
-	for _, e := range s.log {
+	for _, e := range log {
 		switch d := e.Data.(type) {
 		case session.TurnStart:
 			turn, in, disc, group, turnSeq = d.Turn, true, -1, -1, e.Seq

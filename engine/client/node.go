@@ -94,7 +94,7 @@ func replyAnswerValues(as []replyAnswer, id string) []string {
 // unreadable payload keeps its raw text (NODE-2).
 func nodes(rd *reader, s *sessionView) []wire.NodeState {
 	var out []wire.NodeState
-	for _, e := range s.log {
+	for _, e := range s.events() {
 		um, ok := e.Data.(session.UserMessage)
 		if !ok || !um.Message.Source.IsQuestionReply() {
 			continue

@@ -16,15 +16,25 @@ func (c *Client) onSessionUpdate(f wire.SessionUpdate) {
 	s := c.sessionOf(f.Session)
 	if f.Reset {
 		// Shared with the update, never written: the capacity is cut, so appends copy.
-		s.log = f.Events[:len(f.Events):len(f.Events)]
+		s.log, s.more, s.n = f.Events[:len(f.Events):len(f.Events)], s.more[:0], len(f.Events)
 		s.broken = false
 		for i, e := range s.log {
 			if e.Seq != i {
-				s.log, s.broken = s.log[:i:i], true
+				s.log, s.n, s.broken = s.log[:i:i], i, true
 				break
 			}
 		}
+	} else if !s.broken && s.follows(f.Events) {
+		// The usual update: the events right after the known ones, kept as they came.
+		if len(f.Events) > 0 {
+			if s.more == nil {
+				s.more = make([][]session.Event, 0, 16)
+			}
+			s.more = append(s.more, f.Events[:len(f.Events):len(f.Events)])
+			s.n += len(f.Events)
+		}
 	} else if !s.broken {
+		s.log = s.events()
 		if n := len(s.log) + len(f.Events); n > cap(s.log) {
 			s.log = slices.Grow(s.log, max(n, 2*cap(s.log), 32)-len(s.log))
 		}
@@ -43,6 +53,7 @@ func (c *Client) onSessionUpdate(f wire.SessionUpdate) {
 				break
 			}
 		}
+		s.n = len(s.log)
 	}
 	s.questions, s.inbox = f.Questions, f.Inbox
 	s.reconciled = true

@@ -46,8 +46,9 @@ type rowInfo struct {
 
 // toolRows lists the Session's ask_user_question calls with their first result.
 func toolRows(s *sessionView) []rowSource {
+	log := s.events()
 	n := 0
-	for _, e := range s.log {
+	for _, e := range log {
 		if tc, ok := e.Data.(session.ToolCall); ok && tc.Name == toolName {
 			n++
 		}
@@ -56,13 +57,13 @@ func toolRows(s *sessionView) []rowSource {
 		return nil
 	}
 	out := make([]rowSource, 0, n)
-	for i, e := range s.log {
+	for i, e := range log {
 		tc, ok := e.Data.(session.ToolCall)
 		if !ok || tc.Name != toolName {
 			continue
 		}
 		src := rowSource{call: tc}
-		for _, f := range s.log[i+1:] {
+		for _, f := range log[i+1:] {
 			if r, ok := f.Data.(session.ToolResult); ok && r.CallID == tc.CallID {
 				src.result, src.done = r, true
 				break
