@@ -1,7 +1,8 @@
 package sim_test
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"testing"
 	"time"
 
@@ -20,15 +21,17 @@ func workload(seed uint64, answerIt bool) sim.Config {
 	cfg := sim.Config{Seed: seed, Clients: clients(sim.Latency{Min: 1, Max: 30}, sim.Latency{Min: 1, Max: 60}, "c1", "c2"),
 		Model: sim.ModelConfig{AutoEndMs: 200}}
 	cfg.Clients[1].Clock = sim.Clock{Offset: 700, DriftPPM: 100}
-	cfg.Steps = []sim.Step{
-		{At: 0, Host: wire.OpenSession{Session: "s1"}},
-		{At: 10, Host: wire.Header{Session: "s1"}},
-	}
+	cfg.Steps = make([]sim.Step, 0, 22)
+	cfg.Steps = append(cfg.Steps,
+		sim.Step{At: 0, Host: wire.OpenSession{Session: "s1"}},
+		sim.Step{At: 10, Host: wire.Header{Session: "s1"}},
+	)
 	at := int64(20)
+	args := question(120)
 	for i, q := range []string{"q1", "q2", "q3"} {
 		cfg.Steps = append(cfg.Steps,
 			sim.Step{At: at, Host: wire.Send{Session: "s1", Target: "next-turn", Text: "go"}},
-			sim.Step{At: at + 10, Host: wire.ToolCall{Session: "s1", CallID: q, Name: "ask_user_question", Args: question(120)}})
+			sim.Step{At: at + 10, Host: wire.ToolCall{Session: "s1", CallID: q, Name: "ask_user_question", Args: args}})
 		if answerIt {
 			cfg.Steps = append(cfg.Steps, answer(at+800, "c1", q)...)
 			cfg.Steps = append(cfg.Steps, answer(at+800+int64(i)*5, "c2", q)...)
@@ -37,7 +40,7 @@ func workload(seed uint64, answerIt bool) sim.Config {
 	}
 	cfg.Steps = append(cfg.Steps, sim.Step{At: 200_500, Net: &sim.NetAction{Kind: sim.NetDisconnect, Client: "c2"}},
 		sim.Step{At: 400_500, Net: &sim.NetAction{Kind: sim.NetLose, Client: "c1"}})
-	sort.SliceStable(cfg.Steps, func(i, j int) bool { return cfg.Steps[i].At < cfg.Steps[j].At })
+	slices.SortStableFunc(cfg.Steps, func(a, b sim.Step) int { return cmp.Compare(a.At, b.At) })
 	return cfg
 }
 

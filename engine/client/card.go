@@ -70,6 +70,10 @@ type card struct {
 	busyRPC     string // the rpc id of the in-flight answer call
 	hint        string
 	autofocused []bool // per question index: the optionless field autofocused once
+
+	// storage of drafts and autofocused for a card of few questions (most have one)
+	draftsBuf [2]qdraft
+	focusBuf  [4]bool
 }
 
 func keyOf(session, callID string) string { return keyPrefix + session + ":" + callID }

@@ -29,14 +29,22 @@ func (c *Client) ensure(session string, qs []wire.Question, callID string) *card
 func (c *Client) newCard(session string, qs []wire.Question, callID, kind string, review []wire.AnswerItem) *card {
 	c.page.cardN++
 	k := &card{
-		seq:         c.page.cardN,
-		session:     session,
-		callID:      callID,
-		questions:   qs,
-		kind:        kind,
-		state:       wire.StateOpen,
-		drafts:      make([]qdraft, len(qs)),
-		autofocused: make([]bool, len(qs)),
+		seq:       c.page.cardN,
+		session:   session,
+		callID:    callID,
+		questions: qs,
+		kind:      kind,
+		state:     wire.StateOpen,
+	}
+	if len(qs) <= len(k.draftsBuf) {
+		k.drafts = k.draftsBuf[:len(qs):len(qs)]
+	} else {
+		k.drafts = make([]qdraft, len(qs))
+	}
+	if len(qs) <= len(k.focusBuf) {
+		k.autofocused = k.focusBuf[:len(qs):len(qs)]
+	} else {
+		k.autofocused = make([]bool, len(qs))
 	}
 	if callID != "" {
 		k.key = keyOf(session, callID)

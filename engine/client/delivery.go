@@ -35,6 +35,7 @@ type delivery struct {
 	// came meanwhile, so the claim is released when that reply comes.
 	inFlight       bool
 	releaseOnReply bool
+	result         rpcCall // the $events/result request of its outcome
 }
 
 // stream is one attachWait claim stream.
@@ -282,7 +283,8 @@ func (c *Client) finish(d *delivery, out wire.Outcome) {
 	}
 	if !d.aborted {
 		rpc := c.mintRPC()
-		c.page.rpcs.set(rpc, &rpcCall{kind: rpcResult, gen: d.gen, d: d})
+		d.result = rpcCall{kind: rpcResult, gen: d.gen, d: d}
+		c.page.rpcs.set(rpc, &d.result)
 		d.inFlight = true
 		c.emit(wire.SendResult{Gen: d.gen, RPCID: rpc, EventID: d.eventID, Outcome: out})
 	}
