@@ -47,6 +47,8 @@ type Checker struct {
 
 	ap applyCtx
 
+	asks map[string]askArgs // parseAskArgs of each arguments text read in this Check
+
 	headers map[string]bool // timedHeader by tools JSON, kept across traces
 }
 
@@ -148,6 +150,10 @@ func (c *Checker) reset(t *trace.Trace) {
 	c.accepted = c.accepted[:0]
 	c.clients = map[string]*clientModel{}
 	c.ap = applyCtx{}
+	if c.asks == nil {
+		c.asks = map[string]askArgs{}
+	}
+	clear(c.asks)
 }
 
 // Check checks one trace.

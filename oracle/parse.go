@@ -29,6 +29,19 @@ type askArgs struct {
 	timeoutSecs float64
 }
 
+// askArgs is parseAskArgs(raw), read once per text in a Check (a restart refolds every
+// log, and a text is often asked again): the result is never modified.
+func (c *Checker) askArgs(raw string) askArgs {
+	if a, ok := c.asks[raw]; ok {
+		return a
+	}
+	a := parseAskArgs(raw)
+	if c.asks != nil {
+		c.asks[raw] = a
+	}
+	return a
+}
+
 func parseAskArgs(raw string) askArgs {
 	top, isObj := members([]byte(raw))
 	if !isObj {

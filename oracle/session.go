@@ -261,7 +261,7 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 		s.calls = append(s.calls, openCall{callID: d.CallID, name: d.Name, turn: d.Turn, step: d.Step, idx: len(s.log) - 1, rec: rec,
 			wake: sleepWake(d.Name, d.Arguments, e.Time)})
 		if d.Name == questions.ToolName {
-			args := parseAskArgs(d.Arguments)
+			args := c.askArgs(d.Arguments)
 			if s.calls2 == nil {
 				s.calls2 = map[string]*callInfo{}
 			}
@@ -329,7 +329,7 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 		}
 		p := openPTC{sub: d.SubCallID, parent: d.Parent, name: d.Name, rec: rec, wake: sleepWake(d.Name, d.Arguments, e.Time)}
 		if d.Name == questions.ToolName {
-			args := parseAskArgs(d.Arguments)
+			args := c.askArgs(d.Arguments)
 			p.ids = args.ids
 			if check {
 				c.ptcAsk(s, d.SubCallID, args, rec)
