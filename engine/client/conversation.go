@@ -29,19 +29,18 @@ func conversation(s *sessionView) []wire.ConvEntry {
 	}
 	var endedBuf [8]int
 	ended := endedBuf[:0] // the turns with a turn/end (a Session has a few)
-	for _, e := range log {
-		if te, ok := e.Data.(session.TurnEnd); ok && !slices.Contains(ended, te.Turn) {
-			ended = append(ended, te.Turn)
-		}
-	}
 	// At most one disclosure per turn, and an entry plus a group per tool call or message.
 	n := 0
 	for _, e := range log {
-		switch e.Data.(type) {
+		switch d := e.Data.(type) {
 		case session.TurnStart:
 			n++
 		case session.ToolCall, session.UserMessage:
 			n += 2
+		case session.TurnEnd:
+			if !slices.Contains(ended, d.Turn) {
+				ended = append(ended, d.Turn)
+			}
 		}
 	}
 	out := make([]wire.ConvEntry, 0, n)

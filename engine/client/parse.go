@@ -1,6 +1,8 @@
 package client
 
 import (
+	"strings"
+
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
@@ -229,6 +231,9 @@ func answerList(v jv) ([]wire.AnswerItem, bool) {
 
 // isPendingResult is the row's pending test: pending === true and a string callId.
 func (rd *reader) isPendingResult(text string) bool {
+	if !strings.Contains(text, `pending`) && strings.IndexByte(text, '\\') < 0 {
+		return false // no "pending" key, even escaped: not worth a parse
+	}
 	top, ok := rd.object(text)
 	if !ok || top.get("pending").kind != 't' {
 		return false
