@@ -27,8 +27,9 @@ type driver struct {
 	calls      []*Call
 	committed  int // calls of the open step whose tool/result is appended
 	sig        *signal.Signal
-	aborted    string // abort kind, "" while not aborted
-	latched    bool   // a waking send arrived while aborting
+	aborted    string        // abort kind, "" while not aborted
+	latched    bool          // a waking send arrived while aborting
+	sigv       signal.Signal // sig's storage
 }
 
 // pump runs the driver until it waits for the model, a tool or a message. It is
@@ -61,7 +62,8 @@ func (s *sess) pumpOnce() bool {
 			return false
 		}
 		s.lastTurn++
-		s.d = &driver{turn: s.lastTurn, sig: signal.New()}
+		s.d = &driver{turn: s.lastTurn}
+		s.d.sig = &s.d.sigv
 		s.append(session.TurnStart{Turn: s.lastTurn})
 		return true
 	}

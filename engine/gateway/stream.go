@@ -25,6 +25,7 @@ type Stream struct {
 	endpoint string
 	sig      *signal.Signal
 	closed   bool
+	sigv     signal.Signal // sig's storage
 }
 
 // Client is the name of the client that opened the stream.
@@ -130,7 +131,8 @@ func (g *Gateway) OpenStream(client string, gen int, streamID, endpoint string, 
 			Message: "gateway: the arguments of " + endpoint + " are not JSON"})
 		return nil
 	}
-	s := &Stream{g: g, c: c, id: streamID, endpoint: endpoint, sig: signal.New()}
+	s := &Stream{g: g, c: c, id: streamID, endpoint: endpoint}
+	s.sig = &s.sigv
 	c.streams = append(c.streams, s)
 	if err := h(s, args); err != nil && !s.closed {
 		code, msg := errorCode(err)

@@ -33,6 +33,9 @@ type Wait struct {
 	last            int64
 	timeoutMs       int64
 	mutants         mutant.Set
+
+	sigv      signal.Signal // sig's storage
+	claimsBuf [2]*Claim     // claims' first storage
 }
 
 // WaitConfig configures a Wait.
@@ -58,9 +61,11 @@ type WaitConfig struct {
 func NewWait(now, timeoutMs int64, c WaitConfig) *Wait {
 	w := &Wait{
 		session: c.Session, callID: c.CallID, deadline: now + timeoutMs, timeout: c.Timeout,
-		parent: c.Parent, sig: signal.New(), note: c.Note, clock: c.Clock, last: now,
+		parent: c.Parent, note: c.Note, clock: c.Clock, last: now,
 		timeoutMs: timeoutMs, mutants: c.Mutants,
 	}
+	w.sig = &w.sigv
+	w.claims = w.claimsBuf[:0]
 	if w.timeout == nil {
 		w.timeout = errAskTimedOut()
 	}
