@@ -87,6 +87,7 @@ type pending struct {
 	frame      wire.Waterfall
 	boxed      wire.Frame // frame as the interface value every delivery sends (boxed once)
 	deliveries []*conn    // generations that hold the event, in delivery order
+	delivBuf   [2]*conn   // deliveries' first storage
 	onSignal   int        // the listener ids on inv.Signal and inv.Context (0 none)
 	onContext  int
 }
@@ -149,6 +150,7 @@ func (g *Gateway) Forward(inv Invocation) (eventID string, err error) {
 		frame: wire.Waterfall{EventID: id, Event: inv.Event, AgentID: inv.AgentID, Request: inv.Request},
 	}
 	p.boxed = p.frame
+	p.deliveries = p.delivBuf[:0]
 	g.pending = append(g.pending, p)
 	p.onSignal = inv.Signal.Listen((*pendingSignal)(p))
 	p.onContext = inv.Context.Listen((*pendingContext)(p))

@@ -102,7 +102,9 @@ func (h *Host) rpcDiscard(_ gateway.Caller, raw json.RawMessage) (json.RawMessag
 type claimStream struct{ s *gateway.Stream }
 
 func (c claimStream) Frame(ms int64) {
-	_ = c.s.Item(json.RawMessage(`{"remainingMs":` + strconv.FormatInt(ms, 10) + `}`))
+	b := make([]byte, 0, 40)
+	b = strconv.AppendInt(append(b, `{"remainingMs":`...), ms, 10)
+	_ = c.s.Item(json.RawMessage(append(b, '}')))
 }
 
 // End ends the stream unless the client already cancelled it or lost its link (then no

@@ -96,6 +96,60 @@ type waitEntry struct {
 	key  waitKey
 	wait *Wait
 	seq  int
+	ask  timedAsk // the AskTimed call that owns the wait (one allocation for both)
+}
+
+// timedAsk is one AskTimed call in flight: it finishes once, with the first of the
+// inner ask's completion and the wait's end.
+type timedAsk struct {
+	s        *Service
+	entry    *waitEntry
+	callID   string
+	done     func(Result)
+	finished bool
+	wait     wire.Wait // the inner request's Wait
+}
+
+func (t *timedAsk) finish(res Result) {
+	if t.finished {
+		return
+	}
+	t.finished = true
+	t.entry.wait.close(errAskAborted(), "completed")
+	t.s.unregister(t.entry)
+	t.done(res)
+}
+
+func (t *timedAsk) outer(err *wire.Error) {
+	switch {
+	case err.HasCode(wire.AskTimedOut):
+		t.finish(Result{Pending: true, CallID: t.callID})
+	case t.entry.wait.Signal().IsAborted():
+		t.finish(fail(errAskAborted()))
+	default:
+		t.finish(fail(err))
+	}
+}
+
+// waitEnded completes the ask with the wait's end.
+func (t *timedAsk) waitEnded() { t.outer(errorOf(t.entry.wait.Signal().Reason())) }
+
+// asked is the inner ask's completion.
+func (t *timedAsk) asked(res Result) {
+	w := t.entry.wait
+	switch {
+	case res.Err == nil:
+		t.finish(res)
+	case w.Signal().IsAborted():
+		t.outer(errorOf(w.Signal().Reason()))
+	case res.Err.HasCode(wire.NoProvider):
+		if t.s.mutants.Has(mutant.NoProviderHangs) {
+			return // MUTANT no-provider-hangs: NO_PROVIDER is swallowed, the ask never completes
+		}
+		w.OnDone(t.waitEnded)
+	default:
+		t.outer(res.Err)
+	}
 }
 
 // New returns a service.
@@ -220,50 +274,18 @@ func (s *Service) AskTimed(now int64, r Request, callID string, timeoutMs float6
 	s.waits[key] = entry
 	s.order = append(s.order, entry)
 
-	finished := false
-	finish := func(res Result) {
-		if finished {
-			return
-		}
-		finished = true
-		w.close(errAskAborted(), "completed")
-		s.unregister(entry)
-		done(res)
-	}
-	outer := func(err *wire.Error) {
-		switch {
-		case err.HasCode(wire.AskTimedOut):
-			finish(Result{Pending: true, CallID: callID})
-		case w.Signal().IsAborted():
-			finish(fail(errAskAborted()))
-		default:
-			finish(fail(err))
-		}
-	}
+	t := &entry.ask
+	*t = timedAsk{s: s, entry: entry, callID: callID, done: done, wait: wire.Wait{CallID: callID, Timed: true}}
 	inner := r
 	inner.Signal = w.Signal()
-	inner.Wait = &wire.Wait{CallID: callID, Timed: true}
+	inner.Wait = &t.wait
 	if s.mutants.Has(mutant.WaterfallAfterPending) {
 		// MUTANT waterfall-after-pending: the request lives with the turn's signal, and the
 		// wait's end alone completes the ask (pending at expiry): the waterfall outlives it.
 		inner.Signal = r.Signal
-		w.OnDone(func() { outer(errorOf(w.Signal().Reason())) })
+		w.OnDone(t.waitEnded)
 	}
-	s.Ask(now, inner, func(res Result) {
-		switch {
-		case res.Err == nil:
-			finish(res)
-		case w.Signal().IsAborted():
-			outer(errorOf(w.Signal().Reason()))
-		case res.Err.HasCode(wire.NoProvider):
-			if s.mutants.Has(mutant.NoProviderHangs) {
-				return // MUTANT no-provider-hangs: NO_PROVIDER is swallowed, the ask never completes
-			}
-			w.OnDone(func() { outer(errorOf(w.Signal().Reason())) })
-		default:
-			outer(res.Err)
-		}
-	})
+	s.Ask(now, inner, t.asked)
 }
 
 func (s *Service) unregister(e *waitEntry) {
