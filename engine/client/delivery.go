@@ -36,6 +36,7 @@ type delivery struct {
 	inFlight       bool
 	releaseOnReply bool
 	result         rpcCall // the $events/result request of its outcome
+	claimv         stream  // claim's storage
 }
 
 // stream is one attachWait claim stream.
@@ -181,7 +182,8 @@ func (c *Client) onWaterfall(f wire.Waterfall) {
 	if req.Wait != nil && req.Wait.Timed && callID != "" {
 		// CLAIM-1: the claim stream opens before the channel is attached.
 		c.page.seqN++
-		s := &stream{seq: c.page.seqN, id: c.mintStream(), gen: d.gen, d: d, open: true}
+		s := &d.claimv
+		*s = stream{seq: c.page.seqN, id: c.mintStream(), gen: d.gen, d: d, open: true}
 		d.claim = s
 		c.page.streams.set(s.id, s)
 		args := make([]byte, 0, len(`{"agentId":,"callId":}`)+len(f.AgentID)+len(callID)+4)
@@ -251,6 +253,9 @@ func (c *Client) claimEnded(s *stream, err *wire.Error) {
 
 // remainingMs reads the claim frame {"remainingMs":N}.
 func (rd *reader) remainingMs(v json.RawMessage) (int64, bool) {
+	if ms, ok := plainRemainingMs(v); ok {
+		return ms, true
+	}
 	top, ok := rd.object(string(v))
 	if !ok {
 		return 0, false
@@ -267,6 +272,28 @@ func (rd *reader) remainingMs(v json.RawMessage) (int64, bool) {
 		ms = 1 << 52
 	}
 	return int64(ms), true
+}
+
+// plainRemainingMs reads the host's own claim frame, {"remainingMs":N} with N a plain
+// integer of at most 15 digits, without a parse (the reader gives the same number: such
+// an N is exact as a float64 and floor leaves it as it is); anything else is not read.
+func plainRemainingMs(v []byte) (int64, bool) {
+	const head = `{"remainingMs":`
+	if len(v) < len(head)+2 || string(v[:len(head)]) != head || v[len(v)-1] != '}' {
+		return 0, false
+	}
+	digits := v[len(head) : len(v)-1]
+	if len(digits) > 15 || (digits[0] == '0' && len(digits) > 1) {
+		return 0, false
+	}
+	var n int64
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
 }
 
 // finish decides a delivery's outcome and sends it unless the delivery aborted. The
