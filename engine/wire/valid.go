@@ -107,6 +107,9 @@ end:
 }
 
 func skipJSONSpace(data []byte, i int) int {
+	if i < len(data) && data[i] > ' ' {
+		return i // compact JSON: no whitespace between tokens
+	}
 	for i < len(data) {
 		switch data[i] {
 		case ' ', '\t', '\n', '\r':
@@ -122,7 +125,12 @@ func skipJSONSpace(data []byte, i int) int {
 func skipJSONString(data []byte, i int) (int, bool) {
 	i++
 	for i < len(data) {
-		switch c := data[i]; {
+		c := data[i]
+		if c > '\\' || c >= 0x20 && c != '"' && c != '\\' {
+			i++ // the usual byte: nothing to check
+			continue
+		}
+		switch {
 		case c == '"':
 			return i + 1, true
 		case c < 0x20:
