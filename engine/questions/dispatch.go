@@ -45,31 +45,36 @@ type ListenerFunc func(r *Request, next func(), settle func(Outcome))
 // Handle calls f.
 func (f ListenerFunc) Handle(r *Request, next func(), settle func(Outcome)) { f(r, next, settle) }
 
-// dispatch runs the waterfall: the listeners in order, then the terminal fallback that
-// rejects with NO_PROVIDER (ASK-4). settle runs exactly once.
-func (s *Service) dispatch(r *Request, settle func(Outcome)) {
-	done := false
-	var step func(i int)
-	step = func(i int) {
-		if i == len(s.listeners) {
-			done = true
-			settle(Outcome{Err: errNoProvider()})
+// waterfall is one dispatch in flight (started with step(0)): the listeners in order,
+// then the terminal fallback that rejects with NO_PROVIDER (ASK-4); settle runs exactly
+// once. Listener i's next and settle act once, and not after the waterfall is done: that
+// listener is "used" once step has moved past it (at > i) or it settled the waterfall
+// (done).
+type waterfall struct {
+	s      *Service
+	r      *Request
+	settle func(Outcome)
+	at     int // the listener whose turn it is
+	done   bool
+}
+
+func (w *waterfall) step(i int) {
+	w.at = i
+	if i == len(w.s.listeners) {
+		w.done = true
+		w.settle(Outcome{Err: errNoProvider()})
+		return
+	}
+	w.s.listeners[i].Handle(w.r, func() {
+		if w.at != i || w.done {
 			return
 		}
-		used := false
-		s.listeners[i].Handle(r, func() {
-			if used || done {
-				return
-			}
-			used = true
-			step(i + 1)
-		}, func(o Outcome) {
-			if used || done {
-				return
-			}
-			used, done = true, true
-			settle(o)
-		})
-	}
-	step(0)
+		w.step(i + 1)
+	}, func(o Outcome) {
+		if w.at != i || w.done {
+			return
+		}
+		w.done = true
+		w.settle(o)
+	})
 }

@@ -195,19 +195,29 @@ func (s *Service) Ask(now int64, r Request, done func(Result)) {
 		done(fail(e))
 		return
 	}
-	req := r
-	s.dispatch(&req, func(o Outcome) {
-		switch {
-		case o.Err == nil:
-			done(Result{Answer: o.Value})
-		case o.Err.IsDomain():
-			done(fail(o.Err))
-		case r.Signal.IsAborted():
-			done(fail(errAskAborted()))
-		default:
-			done(fail(o.Err))
-		}
-	})
+	a := &asking{req: r, done: done}
+	a.w = waterfall{s: s, r: &a.req, settle: a.settled}
+	a.w.step(0)
+}
+
+// asking is one Ask in flight: its request and its waterfall (one allocation for both).
+type asking struct {
+	req  Request
+	done func(Result)
+	w    waterfall
+}
+
+func (a *asking) settled(o Outcome) {
+	switch {
+	case o.Err == nil:
+		a.done(Result{Answer: o.Value})
+	case o.Err.IsDomain():
+		a.done(fail(o.Err))
+	case a.req.Signal.IsAborted():
+		a.done(fail(errAskAborted()))
+	default:
+		a.done(fail(o.Err))
+	}
 }
 
 // checkIntents checks every plan-review intent: approve must be one of that question's
