@@ -53,7 +53,8 @@ func (c *Client) newCard(session string, qs []wire.Question, callID, kind string
 		k.unkeyed = c.page.unkeyedN
 		k.key = "question:" + c.page.key + ":" + itoa(k.unkeyed)
 	}
-	initial := initialDrafts(qs, kind, review)
+	var initialBuf [2]qdraft
+	initial := initialDrafts(initialBuf[:0], qs, kind, review)
 	for i := range initial {
 		k.drafts[i] = initial[i].clone()
 	}
@@ -85,8 +86,8 @@ func (c *Client) newCard(session string, qs []wire.Question, callID, kind string
 
 // initialDrafts: a recommended first option starts selected (not an edit, CD-5); a
 // review card starts from the recorded answers.
-func initialDrafts(qs []wire.Question, kind string, review []wire.AnswerItem) []qdraft {
-	out := make([]qdraft, len(qs))
+func initialDrafts(dst []qdraft, qs []wire.Question, kind string, review []wire.AnswerItem) []qdraft {
+	out := append(dst[:0], make([]qdraft, len(qs))...)
 	for i, q := range qs {
 		if kind == kindReview {
 			for _, a := range review {
@@ -155,7 +156,8 @@ func (c *Client) persist(k *card) {
 	if k.kind == kindReview || c.page.byKey.at(k.key) != k {
 		return
 	}
-	c.drafts.replace(k.session, k.key, progress{drafts: k.drafts, index: k.index, wait: k.disp}.encode())
+	c.enc = progress{drafts: k.drafts, index: k.index, wait: k.disp}.appendTo(c.enc[:0]) // the buffer is reused
+	c.drafts.replace(k.session, k.key, string(c.enc))
 }
 
 // setState moves a card between open and continued; a waterfall submission still in

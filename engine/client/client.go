@@ -50,6 +50,7 @@ type Client struct {
 	page page
 	out  []wire.ClientEffect
 	rd   reader // the client's JSON reader (its buffer is reused from text to text)
+	enc  []byte // the draft encoder's buffer, reused
 }
 
 // page is everything a reload loses.

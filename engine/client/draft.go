@@ -51,7 +51,11 @@ type progress struct {
 // encode writes the stored form: {"drafts":[{"selected":[…],"custom":…,"skipped":…}],"index":N,"wait":…}
 // (wait left out when none).
 func (p progress) encode() string {
-	b := make([]byte, 0, 64+32*len(p.drafts))
+	return string(p.appendTo(make([]byte, 0, 64+32*len(p.drafts))))
+}
+
+// appendTo appends the encoded progress to b.
+func (p progress) appendTo(b []byte) []byte {
 	b = append(b, `{"drafts":[`...)
 	for i, d := range p.drafts {
 		if i > 0 {
@@ -76,7 +80,7 @@ func (p progress) encode() string {
 		b = append(b, `,"wait":`...)
 		b = wire.AppendJSONString(b, p.wait)
 	}
-	return string(append(b, '}'))
+	return append(b, '}')
 }
 
 // decodeProgress reads a stored draft for a card of n questions. It accepts it only if it

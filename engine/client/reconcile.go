@@ -129,8 +129,10 @@ func (c *Client) reconcile(s *sessionView) {
 	if !slices.ContainsFunc(c.page.cards, swept) {
 		return // nothing to sweep (removing a card changes nothing the test reads of another)
 	}
-	for _, k := range slices.Clone(c.page.cards) {
-		if swept(k) {
+	// Backwards, so that removing card i leaves the cards before it where they are (the
+	// removals touch nothing another card's test reads, so their order does not matter).
+	for i := len(c.page.cards) - 1; i >= 0; i-- {
+		if k := c.page.cards[i]; swept(k) {
 			c.remove(k)
 		}
 	}
