@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/twosettle/twosettle/engine/wire"
 )
 
 func TestJSONReader(t *testing.T) {
@@ -68,6 +70,39 @@ func TestParseReusing(t *testing.T) {
 		got, gok, buf = parseReusing(buf, s)
 		if gok != wok || (wok && !reflect.DeepEqual(got, want)) {
 			t.Fatalf("%q: reused buffer gives %v %#v, a fresh one %v %#v", s, gok, got, wok, want)
+		}
+	})
+}
+
+// TestReadBatchOfEncodedAnswers: the projection's reading of the tool's result text is the
+// batch the tool encoded (the memo gives the batch back without a parse on that ground):
+// any ids, labels and custom texts, empty selections included.
+func TestReadBatchOfEncodedAnswers(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var as []wire.AnswerItem
+		for i := rapid.IntRange(0, 3).Draw(t, "n"); i > 0; i-- {
+			a := wire.AnswerItem{ID: rapid.String().Draw(t, "id"), Selected: []string{}}
+			for j := rapid.IntRange(0, 3).Draw(t, "sel"); j > 0; j-- {
+				a.Selected = append(a.Selected, rapid.String().Draw(t, "label"))
+			}
+			if rapid.Bool().Draw(t, "custom") {
+				c := rapid.String().Draw(t, "text")
+				a.Custom = &c
+			}
+			as = append(as, a)
+		}
+		if as == nil {
+			as = []wire.AnswerItem{}
+		}
+		text := string(wire.Answer{Answers: as}.AppendJSON(nil))
+		got, ok := readBatch(text)
+		if !ok || !reflect.DeepEqual(got, as) {
+			t.Fatalf("readBatch(%s) = %#v %v, want %#v", text, got, ok, as)
+		}
+		var m Memo
+		m.rememberBatch(text, as)
+		if got, ok := m.readBatch(text); !ok || !reflect.DeepEqual(got, as) {
+			t.Fatalf("memo readBatch(%s) = %#v %v", text, got, ok)
 		}
 	})
 }

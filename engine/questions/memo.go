@@ -22,12 +22,30 @@ type Memo struct {
 	buf  []value // the parse buffer, reused from text to text
 
 	scratch []value // the buffer of reads that are not remembered (answer batches)
+
+	batchText string // the last tool result text and the answers it encodes
+	batch     []wire.AnswerItem
+	hasBatch  bool
 }
 
-// readBatch is readBatch(text) through the memo's scratch buffer (not remembered).
+// rememberBatch remembers that text is the encoding of answers (the tool's result text),
+// so the projection's readBatch of that text, which folds the result a moment later,
+// gives answers without a parse: readBatch(Answer{answers}.AppendJSON) is answers (the
+// encoding writes exactly the strict items it reads, and strings round-trip).
+func (m *Memo) rememberBatch(text string, answers []wire.AnswerItem) {
+	if m != nil {
+		m.batchText, m.batch, m.hasBatch = text, answers, true
+	}
+}
+
+// readBatch is readBatch(text) through the memo's scratch buffer (not remembered, but for
+// the text rememberBatch gave).
 func (m *Memo) readBatch(text string) ([]wire.AnswerItem, bool) {
 	if m == nil {
 		return readBatch(text)
+	}
+	if m.hasBatch && text == m.batchText {
+		return m.batch, true
 	}
 	var out []wire.AnswerItem
 	var ok bool

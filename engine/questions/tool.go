@@ -214,7 +214,9 @@ func answerResult(m *Memo, r Result) ToolResult {
 	if !ok {
 		return failure(wire.PlainError("the answerer returned no valid answer batch"))
 	}
-	return ToolResult{Text: string(wire.Answer{Answers: answers}.AppendJSON(nil))}
+	text := string(wire.Answer{Answers: answers}.AppendJSON(nil))
+	m.rememberBatch(text, answers)
+	return ToolResult{Text: text}
 }
 
 // copyAnswers copies an answerer's batch item by item as {id, selected, custom?}; other keys
