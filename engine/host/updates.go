@@ -7,13 +7,40 @@ import (
 )
 
 // clientView is what the host has told one connected client generation: per Session, how
-// many events it has sent (nil until its first update). The host keeps one per connected
+// many events it has sent (none until its first update). The host keeps one per connected
 // generation, by name, in step with the gateway's connections (Connect, Disconnect, a
 // restart's reset).
 type clientView struct {
-	name string
-	gen  int
-	sent map[string]int
+	name    string
+	gen     int
+	sent    []sentCount // per Session it has seen, in first-update order
+	started bool        // it has had its first (Reset) update
+}
+
+// sentCount is how many events of Session id a client generation has been sent.
+type sentCount struct {
+	id string
+	n  int
+}
+
+// sentTo is v's count for id and whether it has one.
+func (v *clientView) sentTo(id string) (int, bool) {
+	for _, s := range v.sent {
+		if s.id == id {
+			return s.n, true
+		}
+	}
+	return 0, false
+}
+
+func (v *clientView) setSent(id string, n int) {
+	for i := range v.sent {
+		if v.sent[i].id == id {
+			v.sent[i].n = n
+			return
+		}
+	}
+	v.sent = append(v.sent, sentCount{id, n})
 }
 
 // sendUpdates sends, after each command, one SessionUpdate per connected client per
@@ -31,13 +58,11 @@ func (h *Host) sendUpdates() {
 	built := h.upd[:len(h.ids)]
 	clear(built)
 	for _, v := range h.clients {
-		fresh := v.sent == nil
-		if fresh {
-			v.sent = map[string]int{}
-		}
+		fresh := !v.started
+		v.started = true
 		for i, id := range h.ids {
 			log := h.logs[i]
-			sent, known := v.sent[id]
+			sent, known := v.sentTo(id)
 			u := wire.SessionUpdate{Session: id}
 			switch {
 			case fresh || sent > log.Len():
@@ -48,7 +73,7 @@ func (h *Host) sendUpdates() {
 			default:
 				u.From = sent
 			}
-			v.sent[id] = log.Len()
+			v.setSent(id, log.Len())
 			if b := &built[i]; b.frame != nil && b.reset == u.Reset && b.from == u.From {
 				h.emit(wire.SendFrame{Client: v.name, Gen: v.gen, Frame: b.frame})
 				continue
