@@ -230,7 +230,7 @@ func (rt *Runtime) Header(id, tools string) error {
 // Position reports Session id's running turn and step and whether the step is open (0, 0,
 // false when idle).
 func (rt *Runtime) Position(id string) (turn, step int, stepOpen bool) {
-	if s := rt.sessions[id]; s != nil && s.d != nil {
+	if s := rt.lookup(id); s != nil && s.d != nil {
 		return s.d.turn, s.d.step, s.d.stepOpen
 	}
 	return 0, 0, false
@@ -239,7 +239,7 @@ func (rt *Runtime) Position(id string) (turn, step int, stepOpen bool) {
 // LastTurn is the highest turn number Session id's log has started (turn numbers continue
 // across resumes and restarts).
 func (rt *Runtime) LastTurn(id string) int {
-	if s := rt.sessions[id]; s != nil {
+	if s := rt.lookup(id); s != nil {
 		return s.lastTurn
 	}
 	return 0

@@ -107,7 +107,7 @@ func (rt *Runtime) checkNew(id, owner string) (*Agent, error) {
 	if id == "" {
 		return nil, wrap(ErrBadArgument, "empty session id")
 	}
-	if rt.sessions[id] != nil {
+	if rt.lookup(id) != nil {
 		return nil, wrap(ErrSessionExists, id)
 	}
 	if owner == "" {
@@ -150,7 +150,7 @@ func (rt *Runtime) Close(id string) error {
 	}
 	a := s.agent
 	for _, cid := range rt.ids {
-		if c := rt.sessions[cid]; c.agent != nil && c.agent.owner == a {
+		if c := rt.lookup(cid); c.agent != nil && c.agent.owner == a {
 			_ = rt.Close(cid)
 		}
 	}
@@ -188,7 +188,7 @@ func (s *sess) resume() *Agent {
 
 // Agent returns Session id's live agent, or nil.
 func (rt *Runtime) Agent(id string) *Agent {
-	if s := rt.sessions[id]; s != nil {
+	if s := rt.lookup(id); s != nil {
 		return s.agent
 	}
 	return nil
@@ -199,7 +199,7 @@ func (rt *Runtime) Live(a *Agent) bool {
 	if a == nil {
 		return false
 	}
-	s := rt.sessions[a.id]
+	s := rt.lookup(a.id)
 	return s != nil && s.agent == a
 }
 
@@ -208,7 +208,7 @@ func (rt *Runtime) OwnedByLive(a *Agent) bool { return a != nil && a.owner != ni
 
 // Instances returns every instance ever entered for Session id, oldest first.
 func (rt *Runtime) Instances(id string) []*Agent {
-	if s := rt.sessions[id]; s != nil {
+	if s := rt.lookup(id); s != nil {
 		return append([]*Agent(nil), s.instances...)
 	}
 	return nil
@@ -239,7 +239,7 @@ func (rt *Runtime) Sessions() []string { return append([]string(nil), rt.ids...)
 
 // Log returns Session id's log (read-only for callers), or nil.
 func (rt *Runtime) Log(id string) *session.Log {
-	if s := rt.sessions[id]; s != nil {
+	if s := rt.lookup(id); s != nil {
 		return s.log
 	}
 	return nil
@@ -253,7 +253,7 @@ const (
 
 // Phase is Session id's driver phase ("" for an unknown Session).
 func (rt *Runtime) Phase(id string) string {
-	s := rt.sessions[id]
+	s := rt.lookup(id)
 	switch {
 	case s == nil:
 		return ""
@@ -266,7 +266,7 @@ func (rt *Runtime) Phase(id string) string {
 // State snapshots Session id as the host shows it; Questions is left for the host. The
 // log is shared, not copied: its events never change (session.Log.Events).
 func (rt *Runtime) State(id string) (wire.SessionState, bool) {
-	s := rt.sessions[id]
+	s := rt.lookup(id)
 	if s == nil {
 		return wire.SessionState{}, false
 	}

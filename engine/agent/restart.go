@@ -31,7 +31,7 @@ func (rt *Runtime) Restart(cut map[string]int) error {
 	rt.timers = rt.timers[:0]
 	var errs []error
 	for _, id := range rt.ids {
-		s := rt.sessions[id]
+		s := rt.lookup(id)
 		s.d, s.agent, s.window = nil, nil, 0
 		s.wantTurn, s.pumping, s.repump, s.writeFault = false, false, false, false
 		if n, ok := cut[id]; ok {
@@ -49,7 +49,7 @@ func (rt *Runtime) Restart(cut map[string]int) error {
 		s.commitRepair()
 	}
 	for _, id := range rt.ids {
-		if s := rt.sessions[id]; !s.inboxEmpty() {
+		if s := rt.lookup(id); !s.inboxEmpty() {
 			s.resume()
 		}
 	}

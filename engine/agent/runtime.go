@@ -63,6 +63,7 @@ type Runtime struct {
 	epoch int // bumped by Restart: calls of an older epoch are stale
 
 	sessions map[string]*sess
+	last     *sess    // the Session lookup found last (a Session is never removed)
 	ids      []string // sorted session ids
 
 	lastInstance int
@@ -121,8 +122,21 @@ var (
 	ErrCallSettled      = errors.New("the call already has its result")
 )
 
-func (rt *Runtime) session(id string) (*sess, error) {
+// lookup is rt.sessions[id], remembering the last hit: most commands address the Session
+// the previous one did.
+func (rt *Runtime) lookup(id string) *sess {
+	if s := rt.last; s != nil && s.id == id {
+		return s
+	}
 	s := rt.sessions[id]
+	if s != nil {
+		rt.last = s
+	}
+	return s
+}
+
+func (rt *Runtime) session(id string) (*sess, error) {
+	s := rt.lookup(id)
 	if s == nil {
 		return nil, wrap(ErrUnknownSession, id)
 	}

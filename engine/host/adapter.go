@@ -40,7 +40,7 @@ func (r runtimeAdapter) Steer(a questions.Agent, m session.Message) error {
 }
 
 func (r runtimeAdapter) Questions(a questions.Agent) wire.QuestionsView {
-	if p := r.h.proj[a.ID()]; p != nil {
+	if p := r.h.projOf(a.ID()); p != nil {
 		return p.View()
 	}
 	return wire.QuestionsView{}

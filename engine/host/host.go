@@ -31,9 +31,12 @@ type Host struct {
 	expired []string
 
 	proj map[string]*questions.Projection // by Session id
-	ids  []string                         // every Session id, sorted (kept by onLoaded)
-	logs []*session.Log                   // the log of each Session of ids (a Session keeps its log)
-	memo questions.Memo                   // the projections' shared header reading
+	// the projection projOf found last, and its Session
+	lastProjID string
+	lastProj   *questions.Projection
+	ids        []string       // every Session id, sorted (kept by onLoaded)
+	logs       []*session.Log // the log of each Session of ids (a Session keeps its log)
+	memo       questions.Memo // the projections' shared header reading
 
 	// contexts are the agent-context lifetimes handed to the gateway with each forwarded
 	// request: aborted when their instance stops being live (peer-runtime §1.2 step 2).
@@ -229,7 +232,7 @@ func (h *Host) State() wire.HostState {
 		if !ok {
 			continue
 		}
-		if p := h.proj[id]; p != nil {
+		if p := h.projOf(id); p != nil {
 			ss.Questions = p.View()
 		}
 		st.Sessions = append(st.Sessions, ss)
@@ -243,11 +246,24 @@ func (h *Host) State() wire.HostState {
 
 // Projection returns the current userQuestions view of Session id.
 func (h *Host) Projection(id string) (wire.QuestionsView, bool) {
-	p := h.proj[id]
+	p := h.projOf(id)
 	if p == nil {
 		return wire.QuestionsView{}, false
 	}
 	return p.View(), true
+}
+
+// projOf is h.proj[id], remembering the last hit (an event's Session is usually the
+// previous event's).
+func (h *Host) projOf(id string) *questions.Projection {
+	if h.lastProj != nil && h.lastProjID == id {
+		return h.lastProj
+	}
+	p := h.proj[id]
+	if p != nil {
+		h.lastProjID, h.lastProj = id, p
+	}
+	return p
 }
 
 // onLoaded rebuilds a Session's projection from its log (a new Session, a fork, a cold
@@ -265,12 +281,15 @@ func (h *Host) onLoaded(id string, log *session.Log) {
 		p.Apply(e)
 	}
 	h.proj[id] = p
+	if h.lastProj != nil && h.lastProjID == id {
+		h.lastProj = p
+	}
 }
 
 // onAppended folds every appended event into the projection and shows it to the service
 // (admission and turn/end release reservations).
 func (h *Host) onAppended(id string, e session.Event) {
-	if p := h.proj[id]; p != nil {
+	if p := h.projOf(id); p != nil {
 		p.Apply(e)
 	}
 	h.svc.OnEvent(id, e)

@@ -79,7 +79,7 @@ func (h *Host) sendUpdates() {
 				continue
 			}
 			u.Events = log.Since(u.From) // shared: a log's events never change (session.Log.Events)
-			if p := h.proj[id]; p != nil {
+			if p := h.projOf(id); p != nil {
 				u.Questions = p.View()
 			}
 			if in, err := h.rt.Inbox(id); err == nil {
