@@ -52,6 +52,9 @@ func (v *clientView) setSent(id string, n int) {
 func (h *Host) sendUpdates() {
 	// Clients that are in step get equal updates: the frame is built and boxed once per
 	// Session and shared (a frame is an immutable value).
+	if len(h.clients) == 0 {
+		return
+	}
 	if cap(h.upd) < len(h.ids) {
 		h.upd = make([]builtUpdate, len(h.ids))
 	}
@@ -63,21 +66,22 @@ func (h *Host) sendUpdates() {
 		for i, id := range h.ids {
 			log := h.logs[i]
 			sent, known := v.sentTo(id)
-			u := wire.SessionUpdate{Session: id}
+			reset, from := false, 0
 			switch {
 			case fresh || sent > log.Len():
-				u.Reset = true
+				reset = true
 			case !known:
 			case sent == log.Len():
 				continue
 			default:
-				u.From = sent
+				from = sent
 			}
 			v.setSent(id, log.Len())
-			if b := &built[i]; b.frame != nil && b.reset == u.Reset && b.from == u.From {
+			if b := &built[i]; b.frame != nil && b.reset == reset && b.from == from {
 				h.emit(wire.SendFrame{Client: v.name, Gen: v.gen, Frame: b.frame})
 				continue
 			}
+			u := wire.SessionUpdate{Session: id, Reset: reset, From: from}
 			u.Events = log.Since(u.From) // shared: a log's events never change (session.Log.Events)
 			if p := h.projOf(id); p != nil {
 				u.Questions = p.View()
