@@ -365,7 +365,9 @@ func (r *Runner) loop() {
 		default:
 			slot := r.ready[c]
 			e := r.evs[slot]
-			copy(r.ready[c:], r.ready[c+1:])
+			if c < len(r.ready)-1 {
+				copy(r.ready[c:], r.ready[c+1:])
+			}
 			r.ready = r.ready[:len(r.ready)-1]
 			r.release1(slot)
 			r.dispatch(&e)
