@@ -271,6 +271,9 @@ func (p *jparser) string() (string, bool) {
 	s := p.s
 	start := p.i + 1 // after the opening quote
 	for i := start; i < len(s); i++ {
+		if c := s[i]; c > '\\' || c >= 0x20 && c != '"' && c != '\\' {
+			continue // the usual byte
+		}
 		switch c := s[i]; {
 		case c == '"':
 			p.i = i + 1

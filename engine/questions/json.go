@@ -213,12 +213,19 @@ func (p *parser) str() (string, bool) {
 	start := p.i
 	// Fast path: no escapes.
 	text, i := p.s, p.i
+	ascii := true
 	for ; i < len(text); i++ {
 		c := text[i]
+		if c > '\\' || c >= 0x20 && c != '"' && c != '\\' {
+			if c >= utf8.RuneSelf {
+				ascii = false
+			}
+			continue // the usual byte
+		}
 		if c == '"' {
 			s := text[start:i]
 			p.i = i + 1
-			if !utf8.ValidString(s) {
+			if !ascii && !utf8.ValidString(s) {
 				return strings.ToValidUTF8(s, "\ufffd"), true
 			}
 			return s, true
