@@ -17,7 +17,7 @@ func AppendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
+			if c > '\\' || c >= 0x20 && c != '"' && c != '\\' {
 				i++
 				continue
 			}
