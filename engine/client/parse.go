@@ -41,7 +41,15 @@ func (rd *reader) parseRequest(raw []byte) (wire.QuestionRequest, bool) {
 		return wire.QuestionRequest{}, false
 	}
 	var r wire.QuestionRequest
-	r.Questions = make([]wire.Question, 0, len(items.vals))
+	// The usual request, one question with at most two options and a wait, is built in one
+	// allocation; its slices are cut to their length, so nothing appends into the block.
+	var blk *requestBlock
+	if len(items.vals) == 1 {
+		blk = new(requestBlock)
+		r.Questions = blk.q[:0:1]
+	} else {
+		r.Questions = make([]wire.Question, 0, len(items.vals))
+	}
 	for _, it := range items.vals {
 		if !it.isObject() {
 			return wire.QuestionRequest{}, false
@@ -59,7 +67,11 @@ func (rd *reader) parseRequest(raw []byte) (wire.QuestionRequest, bool) {
 			return wire.QuestionRequest{}, false
 		}
 		if o := it.get("options"); o.kind != 0 && o.kind != 'z' {
-			opts, ok := options(o, true)
+			var into []wire.Option
+			if blk != nil {
+				into = blk.opts[:0:len(blk.opts)]
+			}
+			opts, ok := optionsInto(into, o, true)
 			if !ok {
 				return wire.QuestionRequest{}, false
 			}
@@ -98,7 +110,12 @@ func (rd *reader) parseRequest(raw []byte) (wire.QuestionRequest, bool) {
 		if !ok {
 			return wire.QuestionRequest{}, false
 		}
-		r.Wait = &wire.Wait{CallID: call}
+		if blk != nil {
+			blk.wait = wire.Wait{CallID: call}
+			r.Wait = &blk.wait
+		} else {
+			r.Wait = &wire.Wait{CallID: call}
+		}
 		switch t := w.get("timed"); t.kind {
 		case 0, 'z':
 		case 't', 'f':
@@ -160,13 +177,28 @@ func (rd *reader) questionEntries(args string) ([]wire.Question, bool) {
 
 // options reads an options array. strict: every entry must be valid or there are none;
 // otherwise invalid entries are skipped (the reply node's reader).
-func options(v jv, strict bool) ([]wire.Option, bool) {
+func options(v jv, strict bool) ([]wire.Option, bool) { return optionsInto(nil, v, strict) }
+
+// requestBlock holds a one-question request's question, options and wait.
+type requestBlock struct {
+	q    [1]wire.Question
+	opts [2]wire.Option
+	wait wire.Wait
+}
+
+// optionsInto is options, building the list in into when it has room for every entry
+// (the result is cut to its length).
+func optionsInto(into []wire.Option, v jv, strict bool) ([]wire.Option, bool) {
 	if !v.isArray() {
 		return nil, false
 	}
 	var out []wire.Option
 	if len(v.vals) > 0 {
-		out = make([]wire.Option, 0, len(v.vals))
+		if cap(into) >= len(v.vals) {
+			out = into[:0]
+		} else {
+			out = make([]wire.Option, 0, len(v.vals))
+		}
 	}
 	for _, it := range v.vals {
 		label, ok := it.get("label").asString()
@@ -188,7 +220,7 @@ func options(v jv, strict bool) ([]wire.Option, bool) {
 	if len(out) == 0 {
 		return nil, true // every entry skipped
 	}
-	return out, true
+	return out[:len(out):len(out)], true
 }
 
 // answerEntries reads a result text {"answers":[{id, selected, custom?}]}.
