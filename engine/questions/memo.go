@@ -23,9 +23,32 @@ type Memo struct {
 
 	scratch []value // the buffer of reads that are not remembered (answer batches)
 
+	qsText string // the text whose questions were read last, and what readQuestions gave
+	qs     []wire.Question
+	qsOK   bool
+	hasQs  bool
+
 	batchText string // the last tool result text and the answers it encodes
 	batch     []wire.AnswerItem
 	hasBatch  bool
+}
+
+// questions is readQuestions(args, minOne) for args = parse(text), remembered for the
+// last text: the projection reads a call's questions when tool/call is appended and the
+// tool reads them again when its body runs. The questions are shared (never modified).
+// readQuestions(args, true) is readQuestions(args, false) refused when empty.
+func (m *Memo) questions(text string, args value, minOne bool) ([]wire.Question, bool) {
+	if m == nil {
+		return readQuestions(args, minOne)
+	}
+	if !m.hasQs || m.qsText != text {
+		m.qs, m.qsOK = readQuestions(args, false)
+		m.qsText, m.hasQs = text, true
+	}
+	if minOne && m.qsOK && len(m.qs) == 0 {
+		return nil, false
+	}
+	return m.qs, m.qsOK
 }
 
 // rememberBatch remembers that text is the encoding of answers (the tool's result text),

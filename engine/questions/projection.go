@@ -73,7 +73,7 @@ func (p *Projection) Apply(e session.Event) bool {
 		if !ok {
 			return false // PROJ-3: unreadable arguments are ignored
 		}
-		qs, ok := readQuestions(args, true)
+		qs, ok := p.memo.questions(d.Arguments, args, true)
 		if !ok {
 			return false
 		}

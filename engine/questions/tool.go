@@ -136,7 +136,7 @@ func (t *Tool) Execute(now int64, c Call, done func(ToolResult)) {
 		return
 	}
 	if !t.timed {
-		qs, ok := readQuestions(args, false)
+		qs, ok := t.memo.questions(c.Args, args, false)
 		if !ok {
 			done(failure(wire.PlainError(msgBadArgumentsHead + "questions must be an array of {id, question, header?, options?, multi_select?}")))
 			return
@@ -152,7 +152,7 @@ func (t *Tool) Execute(now int64, c Call, done func(ToolResult)) {
 		}
 		timeout = v.n
 	}
-	qs, ok := readQuestions(args, false)
+	qs, ok := t.memo.questions(c.Args, args, false)
 	if !ok {
 		done(failure(wire.PlainError(msgBadArgumentsHead + "questions must be an array of {id, question, header?, options?, multi_select?}")))
 		return
