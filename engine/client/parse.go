@@ -142,7 +142,16 @@ func (rd *reader) questionEntries(args string) ([]wire.Question, bool) {
 	if !items.isArray() || len(items.vals) == 0 {
 		return nil, false
 	}
-	out := make([]wire.Question, 0, len(items.vals))
+	// One question (the usual call) is read into one allocation with its options, header
+	// and detail; the slices are cut to their length.
+	var blk *entryBlock
+	var out []wire.Question
+	if len(items.vals) == 1 {
+		blk = new(entryBlock)
+		out = blk.q[:0:1]
+	} else {
+		out = make([]wire.Question, 0, len(items.vals))
+	}
 	for i, it := range items.vals {
 		if !it.isObject() {
 			return nil, false
@@ -159,12 +168,26 @@ func (rd *reader) questionEntries(args string) ([]wire.Question, bool) {
 		}
 		q := wire.Question{ID: id, Question: text}
 		if h, ok := it.get("header").asString(); ok {
-			q.Header = &h
+			if blk != nil {
+				blk.header = h
+				q.Header = &blk.header
+			} else {
+				q.Header = &h
+			}
 		}
 		if d, ok := it.get("detail").asString(); ok {
-			q.Detail = &d
+			if blk != nil {
+				blk.detail = d
+				q.Detail = &blk.detail
+			} else {
+				q.Detail = &d
+			}
 		}
-		if opts, ok := options(it.get("options"), true); ok {
+		var into []wire.Option
+		if blk != nil {
+			into = blk.opts[:0:len(blk.opts)]
+		}
+		if opts, ok := optionsInto(into, it.get("options"), true); ok {
 			q.Options = opts
 		}
 		if m, ok := it.get("multi_select").asBool(); ok {
@@ -178,6 +201,13 @@ func (rd *reader) questionEntries(args string) ([]wire.Question, bool) {
 // options reads an options array. strict: every entry must be valid or there are none;
 // otherwise invalid entries are skipped (the reply node's reader).
 func options(v jv, strict bool) ([]wire.Option, bool) { return optionsInto(nil, v, strict) }
+
+// entryBlock holds one model-argument question with its options, header and detail.
+type entryBlock struct {
+	q              [1]wire.Question
+	opts           [2]wire.Option
+	header, detail string
+}
 
 // requestBlock holds a one-question request's question, options and wait.
 type requestBlock struct {
