@@ -75,7 +75,7 @@ func ClientLines(c wire.ClientState) []string {
 		out = append(out, "  "+n.String())
 	}
 	for _, e := range c.Conversation {
-		out = append(out, "  conv "+e.String())
+		out = append(out, "  "+e.String())
 	}
 	return out
 }
