@@ -128,11 +128,12 @@ func writeAtomic(path string, data []byte) error {
 	return err
 }
 
-// ReplayCommand is the one line that replays a written failure.
+// ReplayCommand is the one shell line that replays a written failure: with the
+// campaign's mutant switched on when it ran against one, so the replay reproduces
+// the same violation and matches the transcript written beside the file.
 func ReplayCommand(file string, opts Options) string {
-	cmd := "simrun replay " + file
 	if opts.Mutant != "" {
-		cmd += " (mutant " + opts.Mutant + ")"
+		return "simrun replay --mutant " + opts.Mutant + " " + file
 	}
-	return cmd
+	return "simrun replay " + file
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/golden"
 	"github.com/twosettle/twosettle/harness"
 	"github.com/twosettle/twosettle/scenarios"
@@ -137,13 +138,20 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("simrun replay", flag.ContinueOnError)
 	var seed seedFlag
 	fs.Var(&seed, "seed", "replay at this seed instead of the scenario's own")
+	mutantName := fs.String("mutant", "", "replay against the reference engine with this named bug switched on (as `simrun fuzz --mutant` found it)")
 	paths, ok := parse(fs, args, stderr)
 	if !ok {
 		return 2
 	}
 	if len(paths) != 1 {
-		fmt.Fprintln(stderr, "usage: simrun replay FILE [--seed N]")
+		fmt.Fprintln(stderr, "usage: simrun replay [--seed N] [--mutant NAME] FILE")
 		return 2
+	}
+	if *mutantName != "" {
+		if _, known := mutant.Lookup(*mutantName); !known {
+			fmt.Fprintf(stderr, "simrun replay: unknown mutant %q (the mutants are %s)\n", *mutantName, mutant.Names())
+			return 2
+		}
 	}
 	data, err := os.ReadFile(paths[0])
 	if err != nil {
@@ -156,6 +164,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	}
 	opts := harness.DefaultOptions()
 	opts.Seed = seed.v
+	opts.Mutant = *mutantName
 	r := harness.Run(harness.FileEntry(paths[0], data), opts)
 	if r.Transcript != nil {
 		stdout.Write(r.Transcript)

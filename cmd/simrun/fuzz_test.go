@@ -81,3 +81,27 @@ func TestFuzzText(t *testing.T) {
 		t.Fatalf("a failure without its replay line:\n%s", out)
 	}
 }
+
+// A failure found against a mutant replays, by its printed replay line, to the same
+// violation with its transcript matching; replayed without the mutant it departs from it.
+func TestFuzzMutantFailureReplaysByItsLine(t *testing.T) {
+	code, j := fuzzJSONRun(t, "--seeds", "3", "--mutant", "cancel-to-winner", "--no-shrink")
+	if code != 1 || len(j.Failures) == 0 {
+		t.Fatalf("exit %d, %+v", code, j)
+	}
+	f := j.Failures[0]
+	args := strings.Fields(f.Replay)
+	if len(args) != 5 || args[0] != "simrun" || args[2] != "--mutant" || args[3] != "cancel-to-winner" || args[4] != f.File {
+		t.Fatalf("replay line %q", f.Replay)
+	}
+	code, _, errs := run(args[1:]...)
+	if code != 1 || !strings.Contains(errs, f.Invariant) || strings.Contains(errs, "differs") {
+		t.Fatalf("%q: exit %d\n%s", f.Replay, code, errs)
+	}
+	if code, _, errs := run("replay", f.File); code != 1 || !strings.Contains(errs, "differs") {
+		t.Fatalf("replay without the mutant: exit %d\n%s", code, errs)
+	}
+	if code, _, errs := run("replay", "--mutant", "no-such-bug", f.File); code != 2 || !strings.Contains(errs, "unknown mutant") {
+		t.Fatalf("unknown mutant: exit %d\n%s", code, errs)
+	}
+}
