@@ -182,37 +182,14 @@ func (r *Runner) Run(s *scenarios.Scenario) (Outcome, Reached) {
 // unused). It returns how many steps it marked. Compile ignores refused:, so marking
 // changes nothing in the run.
 func Refusals(s *scenarios.Scenario, plan *harness.Plan, tr *trace.Trace) int {
-	used := make([]bool, len(plan.Sim.Steps))
 	n := 0
 	for i := range s.Steps {
 		s.Steps[i].Refused = ""
 	}
-	for _, rec := range tr.Records {
-		if rec.Kind != trace.Reject {
-			continue
-		}
-		rj, ok := rec.Payload.(trace.Rejected)
-		if !ok || rj.Input == nil {
-			continue
-		}
-		in := rj.Input.String()
-		for i, st := range plan.Sim.Steps {
-			if used[i] || st.At != rec.Time || plan.Inputs[i] != in {
-				continue
-			}
-			actor := trace.ActorHost
-			if st.User != nil {
-				actor = st.Client
-			}
-			if actor != rec.Actor {
-				continue
-			}
-			used[i] = true
-			if o := plan.Origin[i]; o >= 0 && scenarios.Refusable(&s.Steps[o]) {
-				s.Steps[o].Refused = refusedText(rj.Err)
-				n++
-			}
-			break
+	for _, rf := range plan.Refusals(tr) {
+		if o := plan.Origin[rf.Step]; o >= 0 && scenarios.Refusable(&s.Steps[o]) {
+			s.Steps[o].Refused = refusedText(rf.Err)
+			n++
 		}
 	}
 	return n

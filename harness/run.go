@@ -220,36 +220,13 @@ func (r *Result) addComments(t *golden.Transcript) {
 // check; an unexpected one means the scenario asked for something impossible at that
 // point (invalid input, reported at the step's line).
 func (r *Result) checkRefusals(s *scenarios.Scenario, plan *Plan) error {
-	used := make([]bool, len(plan.Sim.Steps))
 	refusedBy := map[int]string{} // scenario step -> error
 	var bad scenarios.Errors
-	for _, rec := range r.Trace.Records {
-		if rec.Kind != trace.Reject {
-			continue
-		}
-		rj, ok := rec.Payload.(trace.Rejected)
-		if !ok || rj.Input == nil {
-			continue
-		}
-		in := rj.Input.String()
-		for i, st := range plan.Sim.Steps {
-			if used[i] || st.At != rec.Time || plan.Inputs[i] != in {
-				continue
-			}
-			actor := trace.ActorHost
-			if st.User != nil {
-				actor = st.Client
-			}
-			if actor != rec.Actor {
-				continue
-			}
-			used[i] = true
-			if o := plan.Origin[i]; o >= 0 {
-				refusedBy[o] = rj.Err
-			} else {
-				bad = append(bad, &scenarios.Error{Pos: s.Pos, Msg: "the host refused to open a Session: " + rj.Err})
-			}
-			break
+	for _, rf := range plan.Refusals(r.Trace) {
+		if o := plan.Origin[rf.Step]; o >= 0 {
+			refusedBy[o] = rf.Err
+		} else {
+			bad = append(bad, &scenarios.Error{Pos: s.Pos, Msg: "the host refused to open a Session: " + rf.Err})
 		}
 	}
 	for i := range s.Steps {
