@@ -263,13 +263,15 @@ var catalogue = [numInvariants]Invariant{
 	invLateOnlyContinued: {
 		Name: "INV-LATE-ONLY-CONTINUED", Kind: KindSafety, Guards: []string{"LATE-1"}, Needs: NeedsFold,
 		Doc: "A late reply is queued (answer() accepted) only for a call the reference projection shows as active and " +
-			"continued at that point: never for an unknown, open, settled or legacy call.",
+			"continued at that point: never for an unknown, open, settled or legacy call. A reply the model steers with a " +
+			"recorded user-question-reply source (another producer's input, NODE-1) is not answer()'s and is not checked.",
 	},
 	invOneReplyAwaiting: {
 		Name: "INV-ONE-REPLY-AWAITING", Kind: KindSafety, Guards: []string{"LATE-2", "LATE-6"},
 		Doc: "At most one reply per call awaits admission: no reply is queued for a call while another is queued, or " +
 			"claimed into a turn that has not ended without admitting it; this holds across restarts, where the durable " +
-			"inbox stands in for the lost reservation.",
+			"inbox stands in for the lost reservation. It binds the replies answer() queues; one the model steers with a " +
+			"recorded source (NODE-1) is taken as it is, but it awaits admission like any other.",
 	},
 	invAnswerValidated: {
 		Name: "INV-ANSWER-VALIDATED", Kind: KindSafety, Guards: []string{"LATE-3", "LATE-2", "LATE-1"},

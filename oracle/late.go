@@ -24,7 +24,16 @@ func jsonUnmarshalBatch(raw []byte, out *[]wire.AnswerItem) bool {
 }
 
 // replyQueued runs when a user-question-reply message is queued in the inbox.
+// A reply the model steers (wire.Send with a recorded source: input from another producer
+// or an older host, NODE-1) did not come from answer(), which is all that LATE-1, LATE-2
+// and TOOL-1's untracked legacy calls bind: the engine records such input as it is, for any
+// call at any time, so none of these checks applies to it. It still awaits admission (the
+// caller keeps it among the Session's replies), so answer() must refuse a second reply for
+// its call with REPLY_QUEUED.
 func (c *Checker) replyQueued(s *sessModel, m session.Message, idx, rec int) {
+	if _, steered := c.ap.cmd.(wire.Send); steered {
+		return
+	}
 	call := m.Source.CallID
 	name := s.id + "/" + call
 	if r := s.awaiting(call); r != nil {
