@@ -138,8 +138,10 @@ func (h *Host) emit(e wire.Effect) { h.effects = append(h.effects, e) }
 // Effects returned with an error are those of timers that came due before the command
 // (time did advance); a command whose time has no due timer returns none.
 func (h *Host) Apply(now int64, cmd wire.Command) ([]wire.Effect, error) {
+	// The buffer of the Apply before the previous one is free again: clearing what it held
+	// (past its length it is zero already) keeps it from pinning those effects.
+	clear(h.prev)
 	h.prev, h.effects = h.effects, h.prev[:0]
-	clear(h.effects[:cap(h.effects)])
 	h.prevPersisted, h.startPersisted = h.startPersisted, h.prevPersisted[:0]
 	for i, id := range h.ids {
 		h.startPersisted = append(h.startPersisted, durable{id, h.logs[i].Persisted()})
