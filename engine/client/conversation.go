@@ -45,8 +45,12 @@ func conversation(s *sessionView) []wire.ConvEntry {
 	}
 	out := make([]wire.ConvEntry, 0, n)
 	var lastBuf [8]turnGroup
-	lastGroup := lastBuf[:0]            // entry index of each turn's latest group (turn 0: outside any turn)
-	parents := make([]int, 0, 2*n)      // scratch for the two lists below
+	lastGroup := lastBuf[:0] // entry index of each turn's latest group (turn 0: outside any turn)
+	var parentsBuf [64]int
+	parents := parentsBuf[:0] // scratch for the two lists below (on the stack for a short log)
+	if 2*n > len(parentsBuf) {
+		parents = make([]int, 0, 2*n)
+	}
 	parentTurn := parents[:0:n]         // per entry: the index of its turn disclosure, -1 none
 	parentGroup := parents[n : n : 2*n] // per entry: the index of its group disclosure, -1 none
 	add := func(e wire.ConvEntry, t, g int) {

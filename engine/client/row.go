@@ -44,22 +44,17 @@ type rowInfo struct {
 	answers    []wire.AnswerItem
 }
 
-// toolRows lists the Session's ask_user_question calls with their first result.
-func toolRows(s *sessionView) []rowSource {
+// toolRows counts the Session's ask_user_question calls and visits each, in log order,
+// with its first result.
+func toolRows(s *sessionView, visit func(rowSource)) (n int) {
 	log := s.events()
-	n := 0
-	for _, e := range log {
-		if tc, ok := e.Data.(session.ToolCall); ok && tc.Name == toolName {
-			n++
-		}
-	}
-	if n == 0 {
-		return nil
-	}
-	out := make([]rowSource, 0, n)
 	for i, e := range log {
 		tc, ok := e.Data.(session.ToolCall)
 		if !ok || tc.Name != toolName {
+			continue
+		}
+		n++
+		if visit == nil {
 			continue
 		}
 		src := rowSource{call: tc}
@@ -72,9 +67,9 @@ func toolRows(s *sessionView) []rowSource {
 				break
 			}
 		}
-		out = append(out, src)
+		visit(src)
 	}
-	return out
+	return n
 }
 
 type rowSource struct {
@@ -84,12 +79,12 @@ type rowSource struct {
 }
 
 func (c *Client) rows(s *sessionView) []wire.RowState {
-	srcs := toolRows(s)
-	if len(srcs) == 0 {
+	n := toolRows(s, nil)
+	if n == 0 {
 		return nil
 	}
-	out := make([]wire.RowState, 0, len(srcs))
-	for _, src := range srcs {
+	out := make([]wire.RowState, 0, n)
+	toolRows(s, func(src rowSource) {
 		r := computeRow(&c.rd, s, src)
 		st := wire.RowState{Session: s.id, CallID: r.callID, Summary: r.summary, State: r.state,
 			Transcript: r.transcript, Expanded: s.expanded[r.callID]}
@@ -100,7 +95,7 @@ func (c *Client) rows(s *sessionView) []wire.RowState {
 			st.Action = labelViewAnswers
 		}
 		out = append(out, st)
-	}
+	})
 	return out
 }
 
@@ -117,17 +112,17 @@ func (c *Client) findRow(a wire.UserAction) (*sessionView, rowInfo, error) {
 		if a.Session != "" && id != a.Session {
 			continue
 		}
-		var last *rowSource
-		srcs := toolRows(s)
-		for i := range srcs {
-			all = append(all, srcs[i].call.CallID)
-			if srcs[i].call.CallID == a.Card {
-				last = &srcs[i]
+		var last rowSource
+		found := false
+		toolRows(s, func(src rowSource) {
+			all = append(all, src.call.CallID)
+			if src.call.CallID == a.Card {
+				last, found = src, true
 			}
-		}
-		if last != nil {
+		})
+		if found {
 			hits = append(hits, s)
-			rows = append(rows, computeRow(&c.rd, s, *last))
+			rows = append(rows, computeRow(&c.rd, s, last))
 		}
 	}
 	switch len(hits) {
