@@ -34,8 +34,9 @@ func GenerateFrom(r Rand) *scenarios.Scenario {
 		t += scenarios.Duration(between(r, 300, 6000))
 	}
 	g.faults(t)
-	g.heal(t)
 	g.edges()
+	g.features(t)
+	g.heal(t)
 	return g.finish()
 }
 
@@ -82,6 +83,12 @@ type gen struct {
 	autoEnd  bool
 	services int
 	headed   map[string]bool // Sessions that had a header
+	// opened is when each Session opened by a step (a fork) opens: nothing may address it
+	// before; forks counts them (f1, f2, ...).
+	opened map[string]scenarios.Duration
+	forks  int
+	// inherited is how many events each fork copied from its parent (through + 1).
+	inherited map[string]int
 }
 
 type genClient struct {
@@ -101,7 +108,7 @@ type genCall struct {
 }
 
 func newGen(r Rand, sw Swarm) *gen {
-	return &gen{r: r, sw: sw, s: &scenarios.Scenario{}, headed: map[string]bool{}}
+	return &gen{r: r, sw: sw, s: &scenarios.Scenario{}, headed: map[string]bool{}, opened: map[string]scenarios.Duration{}, inherited: map[string]int{}}
 }
 
 var clientNames = []string{"a", "b", "c", "d"}
@@ -205,13 +212,19 @@ func (g *gen) newCall() string {
 	return "c" + strconv.Itoa(g.nCalls)
 }
 
-// episode drives one model turn from t0 and returns when its activity ends.
+// episode drives one model turn from t0 on a Session it draws and returns when its
+// activity ends.
 func (g *gen) episode(t0 scenarios.Duration) scenarios.Duration {
-	r := g.r
 	session := scenarios.DefaultSession
-	if len(g.sessions) > 1 && chance(r, 25) {
-		session = pick(r, g.sessions[1:])
+	if len(g.sessions) > 1 && chance(g.r, 25) {
+		session = pick(g.r, g.sessions[1:])
 	}
+	return g.episodeOn(t0, session)
+}
+
+// episodeOn drives one model turn of session from t0 and returns when its activity ends.
+func (g *gen) episodeOn(t0 scenarios.Duration, session string) scenarios.Duration {
+	r := g.r
 	if chance(r, 10) {
 		g.model(t0, session, scenarios.ModelAction{Kind: scenarios.ModelSteer, Text: "also this"})
 	} else {
@@ -537,6 +550,7 @@ func (g *gen) service(t scenarios.Duration) scenarios.Duration {
 		if gc.timeoutMs > 0 {
 			t = gc.at + scenarios.Duration(gc.timeoutMs+between(r, 0, 3000))
 		}
+		t = max(t, g.since(gc.session)) // not before a fork opens
 		c.Kind, c.Call = scenarios.ServiceAnswer, gc.call
 		for _, q := range gc.questions {
 			a := scenarios.AnswerItem{ID: q.ID, Selected: []string{}}

@@ -55,6 +55,9 @@ func TestGenerationCoversEveryActor(t *testing.T) {
 			switch {
 			case st.Model != nil:
 				seen["model "+st.Model.Kind] = true
+				if st.Model.Source.Kind != "" {
+					seen["source "+st.Model.Source.Kind] = true
+				}
 				if st.Model.Kind == scenarios.ModelRun {
 					for _, c := range st.Model.Calls {
 						seen["sub "+c.Kind] = true
@@ -62,6 +65,9 @@ func TestGenerationCoversEveryActor(t *testing.T) {
 				}
 			case st.Host != nil:
 				seen["host "+st.Host.Kind] = true
+				if st.Host.Kind == scenarios.HostOpen && st.Host.Fork != "" {
+					seen["fork"] = true
+				}
 				if st.Host.Kind == scenarios.HostCrash {
 					seen["crash "+st.Host.Point] = true
 				}
@@ -84,7 +90,8 @@ func TestGenerationCoversEveryActor(t *testing.T) {
 	}
 	want := []string{"model prompt", "model steer", "model header", "model ask", "model run", "model sleep", "model tool",
 		"model end-step", "model end-turn", "model cancel", "sub ask", "sub sleep", "sub tool",
-		"host crash", "host restart", "host close", "service ask", "service ask-timed", "service answer",
+		"host crash", "host restart", "host close", "host open", "fork", "host fail-inbox-write",
+		"source user-question-reply", "source agent-message", "service ask", "service ask-timed", "service answer",
 		"net disconnect", "net reconnect", "net partition", "net delay", "net lose",
 		"user focus", "user blur", "user type", "user choose", "user skip", "user take-time", "user submit", "user hide",
 		"user reopen", "user close", "user discard", "user reload", "user delegate", "user crash", "user clock", "user drift",

@@ -27,9 +27,10 @@ var knownFindings = map[string]bool{}
 
 // scriptMachine builds a scenario action by action with the generator's own actions
 // (a model turn with its tool calls and the users' answers, a fault, a direct service
-// call). After each action the script so far must be a valid scenario; after every
-// fourth action, and at the end, the script so far (healed and run to its end) must
-// pass the oracle. rapid shrinks a failing sequence of actions and their draws.
+// call, a feature: a fork, a close, an inbox write fault, a steer). After each action
+// the script so far must be a valid scenario; after every fourth action, and at the end,
+// the script so far (healed and run to its end) must pass the oracle. rapid shrinks a
+// failing sequence of actions and their draws.
 type scriptMachine struct {
 	g      *gen
 	now    scenarios.Duration
@@ -50,6 +51,23 @@ func (m *scriptMachine) service(t *rapid.T) {
 	if e := m.g.service(m.now); e > m.now {
 		m.now = e
 	}
+}
+
+// feature scripts one of the swarm's features (features.go) up to now; the script goes on
+// from its last step, so nothing later addresses a fork before it opens.
+func (m *scriptMachine) feature(t *rapid.T) {
+	var end scenarios.Duration
+	switch rapid.IntRange(0, numFeatures-1).Draw(t, "feature") {
+	case FeatureFork:
+		end = m.g.fork(m.now)
+	case FeatureClose:
+		end = m.g.closeSession(m.now)
+	case FeatureWriteFault:
+		end = m.g.writeFault(m.now)
+	case FeatureSteer:
+		end = m.g.steer(m.now)
+	}
+	m.now = max(m.now, end)
 }
 
 func (m *scriptMachine) check(t *rapid.T) {
@@ -88,6 +106,7 @@ func TestPropertyScriptedActionsKeepTheOracle(t *testing.T) {
 			"episode": m.episode,
 			"fault":   m.fault,
 			"service": m.service,
+			"feature": m.feature,
 			"":        m.check,
 		})
 		m.run(t, true)

@@ -47,6 +47,32 @@ type Swarm struct {
 	Child, Second bool
 	// Episodes is how many model turns the scenario drives.
 	Episodes int
+	// Features are the Session-level steps a seed switches on in a second draw, after the
+	// rest of its scenario is drawn (features.go): most seeds leave each off, and a seed
+	// with none has the scenario it had before they existed.
+	Features [numFeatures]bool
+}
+
+// Features: host and model steps the swarm switches on per seed, each emitted as ordinary
+// scripted steps (so the shrinker can delete them and the YAML shows them).
+const (
+	FeatureFork       = iota // {open: fN, fork: S, through: N}, the fork's own turn, its answers to the parent's calls
+	FeatureClose             // {close: S} after a question went continued, then a late answer or a prompt resumes S
+	FeatureWriteFault        // {fail-inbox-write: S} before a late answer (LATE-5) or a prompt, then a resubmission
+	FeatureSteer             // a steer into a running turn, some with a user-question-reply source (NODE-1, PROJ-8)
+	numFeatures
+)
+
+var featureNames = [numFeatures]string{"fork", "close", "write-fault", "steer"}
+
+// featurePct is the share of seeds (percent) that switch each feature on.
+var featurePct = [numFeatures]int{18, 15, 15, 15}
+
+// drawFeatures draws the features of a seed.
+func drawFeatures(r Rand, w *Swarm) {
+	for k := range w.Features {
+		w.Features[k] = chance(r, featurePct[k])
+	}
 }
 
 // String is a one-line summary, written in the generated scenario's summary.
@@ -66,6 +92,16 @@ func (w Swarm) String() string {
 	} else {
 		b.WriteString(", faults ")
 		b.WriteString(strings.Join(on, " "))
+	}
+	var fs []string
+	for k, f := range w.Features {
+		if f {
+			fs = append(fs, featureNames[k])
+		}
+	}
+	if len(fs) > 0 {
+		b.WriteString(", features ")
+		b.WriteString(strings.Join(fs, " "))
 	}
 	return b.String()
 }
