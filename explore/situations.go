@@ -3,6 +3,7 @@ package explore
 import (
 	"strings"
 
+	"github.com/twosettle/twosettle/engine/questions"
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/scenarios"
@@ -63,6 +64,14 @@ const (
 	sitCrashBetweenClaimAdmit
 	sitCrashInsideWriteWindow
 	sitCrashAfterEffect
+	sitForkContinued
+	sitForkAsks
+	sitForkParentCallRefused
+	sitLateWriteFault
+	sitWriteFaultReanswered
+	sitClosedResumedByAnswer
+	sitClosedResumedByPrompt
+	sitSteeredReplyAdmitted
 	numSituations
 )
 
@@ -105,6 +114,14 @@ var situationList = [numSituations]Situation{
 	sitCrashBetweenClaimAdmit:   {"crash-at-between-claim-admit", "a crash landed at between-claim-admit"},
 	sitCrashInsideWriteWindow:   {"crash-at-inside-write-window", "a crash landed at inside-write-window"},
 	sitCrashAfterEffect:         {"crash-at-after-effect", "a crash landed at after-effect"},
+	sitForkContinued:            {"fork-of-continued-question", "a fork inherited a prefix in which its parent had a continued question; the fork's view leaves it out (PROJ-11)"},
+	sitForkAsks:                 {"fork-asks", "a fork asked a timed question of its own (a host wait on the fork)"},
+	sitForkParentCallRefused:    {"fork-answer-for-parent-call", "answer() in a fork for a call of its inherited prefix returned false: a fork cannot answer its parent's calls (PROJ-11, LATE-1)"},
+	sitLateWriteFault:           {"late-answer-write-fault", "a late answer failed with the injected inbox write fault (LATE-5)"},
+	sitWriteFaultReanswered:     {"write-fault-then-reanswered", "after a late answer failed with the write fault, a reply for its call was queued: the reservation was released (LATE-5)"},
+	sitClosedResumedByAnswer:    {"closed-resumed-by-late-answer", "a late answer was accepted for a closed Session: resolving the remote call resumed its root (GW-8, LATE-8)"},
+	sitClosedResumedByPrompt:    {"closed-resumed-by-prompt", "a prompt or steer resumed a closed Session"},
+	sitSteeredReplyAdmitted:     {"steered-reply-admitted", "a reply the model steered with a user-question-reply source was admitted as user/message (NODE-1, PROJ-8)"},
 }
 
 var crashSituation = map[string]int{
@@ -146,6 +163,12 @@ type situations struct {
 	latency     int64
 	applyPend   bool // the current host Apply recorded a pending result
 	applyLocalE bool // the current host Apply is a client's ASK_TIMED_OUT for a live event
+	applySend   bool // the current host Apply is a model message (wire.Send)
+
+	closed      map[string]bool   // Sessions closed and not resumed since
+	answers     map[string]string // answer() calls in flight: "client/rpc" or "direct/id" -> "session/call"
+	writeFailed map[string]bool   // "session/call" whose late answer failed with the write fault
+	steered     map[string]bool   // reply message ids the model steered (not answer()'s)
 }
 
 type sitWait struct {
@@ -170,6 +193,9 @@ type sitEvent struct {
 type sitLog struct {
 	events    []session.Event
 	persisted int
+	inherited int             // a fork's inherited events (0: not a fork)
+	forked    bool            // the Session is a fork
+	parents   map[string]bool // call ids of the inherited prefix's tool calls and sub-calls
 	nextStep  []session.Message
 	nextTurn  []session.Message
 }
@@ -188,7 +214,12 @@ func (x *situations) reset(s *scenarios.Scenario) {
 	if x.waits == nil {
 		x.waits, x.events, x.logs, x.clients = map[string]*sitWait{}, map[string]*sitEvent{}, map[string]*sitLog{}, map[string]*sitClient{}
 		x.answered, x.discarded, x.survivors = map[string]bool{}, map[string]bool{}, map[string]bool{}
+		x.closed, x.answers, x.writeFailed, x.steered = map[string]bool{}, map[string]string{}, map[string]bool{}, map[string]bool{}
 	}
+	clear(x.closed)
+	clear(x.answers)
+	clear(x.writeFailed)
+	clear(x.steered)
 	clear(x.waits)
 	clear(x.events)
 	clear(x.answered)
@@ -196,6 +227,8 @@ func (x *situations) reset(s *scenarios.Scenario) {
 	clear(x.survivors)
 	for _, l := range x.logs {
 		l.events, l.persisted, l.nextStep, l.nextTurn = l.events[:0], 0, l.nextStep[:0], l.nextTurn[:0]
+		l.inherited, l.forked = 0, false
+		clear(l.parents)
 	}
 	clear(x.clients)
 	x.clientN = 0
@@ -250,7 +283,7 @@ func (x *situations) scan(tr *trace.Trace, s *scenarios.Scenario) Reached {
 		case trace.In:
 			if r.Actor == trace.ActorHost {
 				limit, n = cutOf(recs, i), 0
-				x.applyPend, x.applyLocalE = false, false
+				x.applyPend, x.applyLocalE, x.applySend = false, false, false
 				if cmd, ok := r.Payload.(wire.Command); ok {
 					x.hostIn(r, cmd)
 				}
@@ -298,6 +331,27 @@ func (x *situations) hostIn(r *trace.Record, cmd wire.Command) {
 	switch c := cmd.(type) {
 	case wire.Restart:
 		x.restart()
+	case wire.OpenSession:
+		if c.ForkOf != "" {
+			x.fork(c)
+		}
+	case wire.CloseSession:
+		x.closed[c.Session] = true
+	case wire.Send:
+		x.applySend = true
+		if x.closed[c.Session] {
+			x.set(sitClosedResumedByPrompt)
+			delete(x.closed, c.Session)
+		}
+	case wire.Call:
+		if c.Endpoint == wire.EndpointAnswer {
+			agent, call := answerTarget(c.Args)
+			x.answers[c.Client+"/"+c.RPCID] = agent + "/" + call
+		}
+	case wire.Direct:
+		if c.Op == wire.OpAnswer {
+			x.answers["direct/"+c.ID] = c.Session + "/" + jsonField(c.Body, "callId")
+		}
 	case wire.EventResult:
 		ev := x.event(c.EventID)
 		switch c.Outcome.Kind {
@@ -369,6 +423,9 @@ func (x *situations) queuedAtRestart(m session.Message) {
 // durable tool/ptc-dispatch, or a durable tool/ptc-dispatch whose run_code result is not.
 func (x *situations) ptcAtRestart(l *sitLog) {
 	for i, e := range l.events {
+		if i < l.inherited {
+			continue // the parent's
+		}
 		switch d := e.Data.(type) {
 		case session.PTCDispatchStart:
 			if !durable(l, func(o session.Data) bool {
@@ -414,7 +471,7 @@ func resultBefore(l *sitLog, i int, parent string) bool {
 // refold rebuilds the inbox from the log (after a restart kept only its durable prefix).
 func (l *sitLog) refold() {
 	l.nextStep, l.nextTurn = l.nextStep[:0], l.nextTurn[:0]
-	for _, e := range l.events {
+	for _, e := range l.events[min(l.inherited, len(l.events)):] { // a fork's inbox starts empty
 		if d, ok := e.Data.(session.InboxSpliced); ok {
 			l.splice(d)
 		}
@@ -447,6 +504,9 @@ func (x *situations) hostOut(r *trace.Record, e wire.Effect) {
 		switch f.Kind {
 		case wire.WaitCreated:
 			*w = sitWait{deadline: f.Deadline}
+			if l := x.logs[f.Session]; l != nil && l.forked {
+				x.set(sitForkAsks)
+			}
 		case wire.WaitClaimed:
 			w.claims = f.Claims
 			if f.Remaining == 0 {
@@ -488,6 +548,9 @@ func (x *situations) hostOut(r *trace.Record, e wire.Effect) {
 		}
 	case wire.Appended:
 		l := x.log(f.Session)
+		if f.Event.Seq < len(l.events) && f.Event.Seq < l.inherited {
+			break // a re-report of an inherited event
+		}
 		l.events = append(l.events, f.Event)
 		x.appended(f.Session, l, f.Event)
 	case wire.Persisted:
@@ -499,9 +562,27 @@ func (x *situations) hostOut(r *trace.Record, e wire.Effect) {
 		if !f.Envelope.OK && f.Envelope.Error != nil {
 			x.code(f.Envelope.Error.Code)
 		}
+		key := f.Client + "/" + f.RPCID
+		if target, ok := x.answers[key]; ok {
+			delete(x.answers, key)
+			msg := ""
+			if f.Envelope.Error != nil {
+				msg = f.Envelope.Error.Message
+			}
+			x.answerResult(target, f.Envelope.OK, f.Envelope.Value, msg)
+		}
 	case wire.DirectResult:
 		if f.Err != nil {
 			x.code(f.Err.Code)
+		}
+		key := "direct/" + f.ID
+		if target, ok := x.answers[key]; ok {
+			delete(x.answers, key)
+			msg := ""
+			if f.Err != nil {
+				msg = f.Err.Message
+			}
+			x.answerResult(target, f.Err == nil, f.Value, msg)
 		}
 	}
 }
@@ -531,9 +612,20 @@ func (x *situations) appended(sess string, l *sitLog, e session.Event) {
 			}
 		}
 		for _, m := range d.Inserted {
+			if m.Source.Kind == session.SourceUserQuestionReply && x.applySend {
+				x.steered[m.ID] = true // the model's, not a late answer
+				continue
+			}
 			if m.Source.Kind == session.SourceUserQuestionReply {
 				x.set(sitLateAccepted)
 				key := sess + "/" + m.Source.CallID
+				if x.writeFailed[key] {
+					x.set(sitWriteFaultReanswered)
+				}
+				if x.closed[sess] {
+					x.set(sitClosedResumedByAnswer)
+					delete(x.closed, sess)
+				}
 				if x.discarded[key] {
 					x.set(sitReplyDiscardedReanswered)
 				}
@@ -545,6 +637,9 @@ func (x *situations) appended(sess string, l *sitLog, e session.Event) {
 			x.set(sitLateAdmitted)
 			if x.survivors[d.Message.ID] {
 				x.set(sitReplySurvivesRestart)
+			}
+			if x.steered[d.Message.ID] {
+				x.set(sitSteeredReplyAdmitted)
 			}
 		}
 	case session.ToolResult:
@@ -691,6 +786,53 @@ func (x *situations) fault(f trace.Injected) {
 	case "clock-jump":
 		if c := x.clients[f.Target]; c != nil && len(c.claimed) > 0 {
 			x.set(sitClockJumpCountdown)
+		}
+	}
+}
+
+// fork starts the log of a fork with its parent's events through ForkThrough (PROJ-11):
+// inherited, durable, with an empty inbox.
+func (x *situations) fork(c wire.OpenSession) {
+	p := x.log(c.ForkOf)
+	n := c.ForkThrough + 1
+	if n < 0 || n > len(p.events) {
+		return
+	}
+	l := x.log(c.Session)
+	l.events = append(l.events[:0], p.events[:n]...)
+	l.persisted, l.inherited, l.forked = n, n, true
+	l.refold()
+	if l.parents == nil {
+		l.parents = map[string]bool{}
+	}
+	clear(l.parents)
+	for _, e := range p.events[:n] {
+		switch d := e.Data.(type) {
+		case session.ToolCall:
+			l.parents[d.CallID] = true
+		case session.PTCDispatch:
+			l.parents[d.SubCallID] = true
+		}
+	}
+	for _, row := range questions.Fold(p.events[:n], p.inherited).Active {
+		if row.State == wire.StateContinued {
+			x.set(sitForkContinued)
+			break
+		}
+	}
+}
+
+// answerResult is the outcome of an answer() for target ("session/call"): ok with its
+// value, or failed with message.
+func (x *situations) answerResult(target string, ok bool, value []byte, message string) {
+	if !ok && strings.Contains(message, "inbox write failed") {
+		x.set(sitLateWriteFault)
+		x.writeFailed[target] = true
+	}
+	if ok && string(value) == "false" {
+		sess, call, _ := strings.Cut(target, "/")
+		if l := x.logs[sess]; l != nil && l.forked && l.parents[call] {
+			x.set(sitForkParentCallRefused)
 		}
 	}
 }

@@ -99,3 +99,86 @@ limit: 12s
 		}
 	}
 }
+
+// A fork of a Session whose question went continued, which asks its own question and is
+// asked to answer its parent's call.
+func TestSituationsOfAFork(t *testing.T) {
+	names := reached(t, `name: fork
+summary: a fork inherits a continued question
+mode: timed
+timeout: 1
+auto-end: never
+clients:
+  a: {latency: 5ms}
+steps:
+  - {at: 0s, model: {prompt: go}}
+  - {at: 0s, model: header}
+  - {at: 0s, model: {call: c1, ask: [{id: q, question: "Q?", options: [x, y]}]}}
+  - {at: 2s, host: {open: f1, fork: s1, through: 7}}
+  - {at: 2100ms, session: f1, model: {prompt: go}}
+  - {at: 2100ms, session: f1, model: header}
+  - {at: 2100ms, session: f1, model: {call: c2, ask: [{id: q, question: "Q?", options: [x, y]}]}}
+  - {at: 2200ms, session: f1, service: {answer: {q: x}, call: c1}}
+limit: 10s
+`)
+	for _, want := range []string{"fork-of-continued-question", "fork-asks", "fork-answer-for-parent-call"} {
+		if !has(names, want) {
+			t.Errorf("%s not reached (reached %v)", want, names)
+		}
+	}
+}
+
+// A closed Session whose late answer fails with an inbox write fault; the resubmission is
+// accepted and resumes it.
+func TestSituationsOfAWriteFaultAndAClose(t *testing.T) {
+	names := reached(t, `name: fault
+summary: a late answer fails with the write fault, then is taken
+mode: timed
+timeout: 1
+clients:
+  a: {latency: 10ms}
+steps:
+  - {at: 0s, model: {prompt: go}}
+  - {at: 0s, model: header}
+  - {at: 0s, model: {call: c1, ask: [{id: pkg, question: "Which?", options: [npm, bun]}]}}
+  - {at: 1500ms, host: {close: s1}}
+  - {at: 2s, host: {fail-inbox-write: s1}}
+  - {at: 3s, a: {choose: bun}}
+  - {at: 3s, a: submit}
+  - {at: 4s, a: submit}
+limit: 10s
+`)
+	for _, want := range []string{"late-answer-write-fault", "write-fault-then-reanswered", "closed-resumed-by-late-answer", "late-answer-accepted"} {
+		if !has(names, want) {
+			t.Errorf("%s not reached (reached %v)", want, names)
+		}
+	}
+	if has(names, "closed-resumed-by-prompt") || has(names, "fork-asks") {
+		t.Errorf("reached %v", names)
+	}
+}
+
+// A steer carrying a late reply's source resumes a closed Session and is admitted; it is
+// not a late answer.
+func TestSituationsOfASteeredReply(t *testing.T) {
+	names := reached(t, `name: steer
+summary: a steered reply resumes a closed Session
+mode: timed
+timeout: 1
+steps:
+  - {at: 0s, model: {prompt: go}}
+  - {at: 0s, model: header}
+  - {at: 0s, model: {call: c1, ask: [{id: q, question: "Q?", options: [x, y]}]}}
+  - {at: 2s, host: {close: s1}}
+  - {at: 3s, model: {steer: "x", source: {kind: user-question-reply, call: c1, outcome: answered}}}
+limit: 10s
+`)
+	for _, want := range []string{"closed-resumed-by-prompt", "steered-reply-admitted", "late-answer-admitted"} {
+		if !has(names, want) {
+			t.Errorf("%s not reached (reached %v)", want, names)
+		}
+	}
+	if has(names, "late-answer-accepted") || has(names, "closed-resumed-by-late-answer") {
+		t.Errorf("reached %v", names)
+	}
+}
