@@ -31,6 +31,7 @@ const (
 	DisconnectIsNext
 	ReplayNewEventID
 	CancelToWinner
+	ForkInheritsQuestions
 	ClaimReleasedOnLocalReturn
 	ClosedPanelReplies
 	TakeTimeIgnored
@@ -172,6 +173,13 @@ var table = [numIDs]Info{
 		Name: "cancel-to-winner", Side: Host, Breaks: []string{"GW-1"},
 		Doc:    "when a request settles, the cancel goes to every client that held it, the winner included",
 		Source: "broadcast cancellation that forgets to exclude the settling consumer",
+	},
+	ForkInheritsQuestions: {
+		Name: "fork-inherits-questions", Side: Host, Breaks: []string{"PROJ-11"},
+		Doc: "a fork's projection folds the events it inherited from its parent like its own, so the parent's " +
+			"questions (open, continued, settled) and its timed header reappear in the fork",
+		Source: "a projection rebuilt from a copied log without the fork's boundary (peer spec §5.1: events with seq < " +
+			"inheritedEventCount are ignored, \"a parent's questions never enter a fork\")",
 	},
 	ClaimReleasedOnLocalReturn: {
 		Name: "claim-released-on-local-return", Side: Client, Breaks: []string{"CLAIM-2"},

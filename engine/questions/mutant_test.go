@@ -114,6 +114,14 @@ var mutantCases = []struct {
 	{mutant.UnknownOutcomeDropsQuestion, "PROJ-4 TOOL_OUTCOME_UNKNOWN makes the question continued", func(s mutant.Set) string {
 		return foldWith(s, hdr(timedTools), call("c1", argsAB), resErr("c1", session.ToolOutcomeUnknown, "interrupted"))
 	}, "active=[c1:continued] settled=[]"},
+	{mutant.ForkInheritsQuestions, "PROJ-11 a fork ignores the events it inherited", func(s mutant.Set) string {
+		p := NewProjection(3) // a fork whose first three events are its parent's
+		p.SetMutants(s)
+		for _, e := range logOf(hdr(timedTools), call("c1", argsAB), res("c1", pendingFor("c1"))) {
+			p.Apply(e)
+		}
+		return p.View().String()
+	}, "active=[] settled=[]"},
 	{mutant.LegacyTracked, "PROJ-2 legacy calls are never tracked", func(s mutant.Set) string {
 		return foldWith(s, hdr(legacyTools), call("c1", argsAB))
 	}, "active=[] settled=[]"},

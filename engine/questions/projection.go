@@ -57,7 +57,8 @@ func (p *Projection) Timed() bool { return p.timed }
 
 // Apply folds one event and reports whether the view changed.
 func (p *Projection) Apply(e session.Event) bool {
-	if e.Seq < p.inherited {
+	// MUTANT fork-inherits-questions: the inherited events are folded like the fork's own.
+	if e.Seq < p.inherited && !p.mutants.Has(mutant.ForkInheritsQuestions) {
 		return false // PROJ-11
 	}
 	switch d := e.Data.(type) {
