@@ -32,6 +32,7 @@ const (
 	ReplayNewEventID
 	CancelToWinner
 	ForkInheritsQuestions
+	WriteFaultKeepsReservation
 	ClaimReleasedOnLocalReturn
 	ClosedPanelReplies
 	TakeTimeIgnored
@@ -180,6 +181,13 @@ var table = [numIDs]Info{
 			"questions (open, continued, settled) and its timed header reappear in the fork",
 		Source: "a projection rebuilt from a copied log without the fork's boundary (peer spec §5.1: events with seq < " +
 			"inheritedEventCount are ignored, \"a parent's questions never enter a fork\")",
+	},
+	WriteFaultKeepsReservation: {
+		Name: "inbox-write-fault-keeps-reservation", Side: Host, Breaks: []string{"LATE-5", "LATE-2"},
+		Doc: "a late answer whose steer fails (a storage write error) propagates the failure but keeps its reservation, " +
+			"so the question answers REPLY_QUEUED until a restart although no reply awaits admission",
+		Source: "a lock released on the success path only, not when the guarded write throws (the decision: \"If steering " +
+			"fails the reservation is released and the failure propagates\")",
 	},
 	ClaimReleasedOnLocalReturn: {
 		Name: "claim-released-on-local-return", Side: Client, Breaks: []string{"CLAIM-2"},

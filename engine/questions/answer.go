@@ -56,7 +56,10 @@ func (s *Service) Answer(now int64, a Agent, callID string, answer json.RawMessa
 	}
 	s.reserve(sid, callID, m.ID)
 	if err := s.rt.Steer(a, m); err != nil {
-		s.releaseIf(sid, callID, m.ID)
+		// MUTANT inbox-write-fault-keeps-reservation: the failed reply keeps its reservation.
+		if !s.mutants.Has(mutant.WriteFaultKeepsReservation) {
+			s.releaseIf(sid, callID, m.ID)
+		}
 		return false, errorOf(err)
 	}
 	return true, nil

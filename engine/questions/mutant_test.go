@@ -1,6 +1,7 @@
 package questions
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -106,6 +107,14 @@ var mutantCases = []struct {
 		f.svc.OnDiscarded("s1", m)
 		return answerOutcome(f.svc.Answer(0, f.agent, "c1", raw(answerAB)))
 	}, "true"},
+	{mutant.WriteFaultKeepsReservation, "LATE-5 a failed steer releases the reservation", func(s mutant.Set) string {
+		f := mutantFixture(s)
+		f.rt.views["s1"] = continuedView()
+		f.rt.steerErr = errors.New("the inbox write failed")
+		_, err := f.svc.Answer(0, f.agent, "c1", raw(answerAB))
+		f.rt.steerErr = nil
+		return "failed=" + strconv.FormatBool(err != nil) + " then " + answerOutcome(f.svc.Answer(0, f.agent, "c1", raw(answerAB)))
+	}, "failed=true then true"},
 	{mutant.SettleOnSplice, "PROJ-9 queuing a reply never settles", func(s mutant.Set) string {
 		m := session.Message{ID: "m1", Source: session.Source{Kind: session.SourceUserQuestionReply, CallID: "c1", Outcome: "answered"}, Text: batchAB}
 		return foldWith(s, hdr(timedTools), call("c1", argsAB), res("c1", pendingFor("c1")),
