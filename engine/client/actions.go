@@ -226,7 +226,8 @@ func (c *Client) submit(k *card) {
 			return
 		}
 	}
-	c.send(k, buildBatch(k))
+	var buf [2]wire.AnswerItem // a card has a few questions: the batch lives on the stack
+	c.send(k, buildBatch(buf[:0], k))
 }
 
 func (c *Client) send(k *card, batch []wire.AnswerItem) {
@@ -250,19 +251,21 @@ func (c *Client) send(k *card, batch []wire.AnswerItem) {
 	}
 }
 
-// buildBatch is the answer batch in question order (spec §6.6 Submit).
-func buildBatch(k *card) []wire.AnswerItem {
-	out := make([]wire.AnswerItem, len(k.questions))
+// buildBatch is the answer batch in question order (spec §6.6 Submit), appended to into.
+// send encodes a batch at once and keeps nothing of it, so the selections are the
+// drafts' own lists, not copies.
+func buildBatch(into []wire.AnswerItem, k *card) []wire.AnswerItem {
+	out := slices.Grow(into[:0], len(k.questions))[:len(k.questions)]
 	for i, q := range k.questions {
 		d := k.drafts[i]
-		out[i].ID = q.ID
+		out[i] = wire.AnswerItem{ID: q.ID}
 		if d.skipped {
 			out[i].Selected = []string{}
 			continue
 		}
 		custom := trimSpace(d.custom)
 		if custom == "" || q.IsMulti() {
-			out[i].Selected = slices.Clone(d.selected)
+			out[i].Selected = d.selected
 		} else {
 			out[i].Selected = []string{}
 		}

@@ -22,9 +22,14 @@ type field struct {
 	str  bool
 }
 
-// readArgs returns the members of raw in the order of fields: a string field as its
-// decoded value, an object field as its raw JSON.
-func readArgs(endpoint string, raw json.RawMessage, fields ...field) ([]string, error) {
+// maxFields is the most fields an endpoint's args have.
+const maxFields = 3
+
+// readArgs returns the members of raw in the order of fields (at most maxFields; the
+// result is an array, so reading args allocates no list): a string field as its decoded
+// value, an object field as its raw JSON.
+func readArgs(endpoint string, raw json.RawMessage, fields ...field) ([maxFields]string, error) {
+	var out [maxFields]string
 	shape := func() error {
 		names := make([]string, len(fields))
 		for i, f := range fields {
@@ -33,21 +38,20 @@ func readArgs(endpoint string, raw json.RawMessage, fields ...field) ([]string, 
 		return argumentsInvalid(endpoint, "args must be an object {"+strings.Join(names, ", ")+"}")
 	}
 	if len(raw) == 0 || !wire.ValidJSON(raw) {
-		return nil, shape()
+		return [maxFields]string{}, shape()
 	}
 	s := string(raw)
 	i := skipWS(s, 0)
 	if s[i] != '{' {
-		return nil, shape()
+		return [maxFields]string{}, shape()
 	}
-	out := make([]string, len(fields))
 	seen := make([]bool, len(fields))
 	i = skipWS(s, i+1)
 	for s[i] != '}' {
 		end := valueEnd(s, i)
 		key, ok := jsonString(s[i:end])
 		if !ok {
-			return nil, shape()
+			return [maxFields]string{}, shape()
 		}
 		i = skipWS(s, end)
 		i = skipWS(s, i+1) // ':'
@@ -60,18 +64,18 @@ func readArgs(endpoint string, raw json.RawMessage, fields ...field) ([]string, 
 			}
 		}
 		if k < 0 {
-			return nil, argumentsInvalid(endpoint, "unexpected field "+strconv.Quote(key))
+			return [maxFields]string{}, argumentsInvalid(endpoint, "unexpected field "+strconv.Quote(key))
 		}
 		f := fields[k]
 		switch {
 		case f.str:
 			str, ok := jsonString(v)
 			if !ok {
-				return nil, argumentsInvalid(endpoint, "field "+strconv.Quote(f.name)+" must be a string")
+				return [maxFields]string{}, argumentsInvalid(endpoint, "field "+strconv.Quote(f.name)+" must be a string")
 			}
 			out[k] = str
 		case v[0] != '{':
-			return nil, argumentsInvalid(endpoint, "field "+strconv.Quote(f.name)+" must be an object")
+			return [maxFields]string{}, argumentsInvalid(endpoint, "field "+strconv.Quote(f.name)+" must be an object")
 		default:
 			out[k] = v
 		}
@@ -83,7 +87,7 @@ func readArgs(endpoint string, raw json.RawMessage, fields ...field) ([]string, 
 	}
 	for j, f := range fields {
 		if !seen[j] {
-			return nil, argumentsInvalid(endpoint, "missing field "+strconv.Quote(f.name))
+			return [maxFields]string{}, argumentsInvalid(endpoint, "missing field "+strconv.Quote(f.name))
 		}
 	}
 	return out, nil
