@@ -36,6 +36,9 @@ func (g *gen) features(until scenarios.Duration) {
 	if f[FeatureWriteFault] {
 		g.writeFault(until)
 	}
+	if f[FeatureDoubleAnswer] {
+		g.doubleAnswer(until)
+	}
 	g.s.Summary = "generated: " + g.sw.String()
 }
 
@@ -308,6 +311,29 @@ func (g *gen) writeFault(until scenarios.Duration) scenarios.Duration {
 	if chance(r, 70) {
 		t += scenarios.Duration(between(r, 200, 2000))
 		g.add(t, scenarios.Step{Client: cl, Session: sessionKey(c.session), User: &scenarios.UserAction{Kind: scenarios.UserSubmit, Card: c.card}})
+	}
+	return t
+}
+
+// doubleAnswer answers one continued question twice in quick succession (two users, a
+// user and the service, or the service twice): while the first reply awaits admission the
+// second must get REPLY_QUEUED (LATE-2), and false once the first is admitted (LATE-1).
+// Without a continued call it does nothing.
+func (g *gen) doubleAnswer(until scenarios.Duration) scenarios.Duration {
+	r := g.r
+	late := g.lateCalls()
+	if len(late) == 0 {
+		return until
+	}
+	c := pick(r, late)
+	t := c.at + scenarios.Duration(c.timeoutMs+between(r, 20, 1500))
+	for i := 0; i < 2; i++ {
+		if len(g.clients) == 0 || chance(r, 40) {
+			g.serviceAnswer(t, c.session, c)
+		} else {
+			t = g.answerOn(t, pick(r, g.clients).name, sessionKey(c.session), c.card, c.questions)
+		}
+		t += scenarios.Duration(between(r, 0, 400))
 	}
 	return t
 }

@@ -27,7 +27,7 @@ var knownFindings = map[string]bool{}
 
 // scriptMachine builds a scenario action by action with the generator's own actions
 // (a model turn with its tool calls and the users' answers, a fault, a direct service
-// call, a feature: a fork, a close, an inbox write fault, a steer). After each action
+// call, a feature: a fork, a close, an inbox write fault, a steer, a double late answer). After each action
 // the script so far must be a valid scenario; after every fourth action, and at the end,
 // the script so far (healed and run to its end) must pass the oracle. rapid shrinks a
 // failing sequence of actions and their draws.
@@ -66,6 +66,8 @@ func (m *scriptMachine) feature(t *rapid.T) {
 		end = m.g.writeFault(m.now)
 	case FeatureSteer:
 		end = m.g.steer(m.now)
+	case FeatureDoubleAnswer:
+		end = m.g.doubleAnswer(m.now)
 	}
 	m.now = max(m.now, end)
 }

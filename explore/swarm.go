@@ -56,17 +56,18 @@ type Swarm struct {
 // Features: host and model steps the swarm switches on per seed, each emitted as ordinary
 // scripted steps (so the shrinker can delete them and the YAML shows them).
 const (
-	FeatureFork       = iota // {open: fN, fork: S, through: N}, the fork's own turn, its answers to the parent's calls
-	FeatureClose             // {close: S} after a question went continued, then a late answer or a prompt resumes S
-	FeatureWriteFault        // {fail-inbox-write: S} before a late answer (LATE-5) or a prompt, then a resubmission
-	FeatureSteer             // a steer into a running turn, some with a user-question-reply source (NODE-1, PROJ-8)
+	FeatureFork         = iota // {open: fN, fork: S, through: N}, the fork's own turn, its answers to the parent's calls
+	FeatureClose               // {close: S} after a question went continued, then a late answer or a prompt resumes S
+	FeatureWriteFault          // {fail-inbox-write: S} before a late answer (LATE-5) or a prompt, then a resubmission
+	FeatureSteer               // a steer into a running turn, some with a user-question-reply source (NODE-1, PROJ-8)
+	FeatureDoubleAnswer        // two late answers for one continued call in quick succession (LATE-2)
 	numFeatures
 )
 
-var featureNames = [numFeatures]string{"fork", "close", "write-fault", "steer"}
+var featureNames = [numFeatures]string{"fork", "close", "write-fault", "steer", "double-answer"}
 
 // featurePct is the share of seeds (percent) that switch each feature on.
-var featurePct = [numFeatures]int{18, 15, 15, 15}
+var featurePct = [numFeatures]int{18, 15, 15, 15, 15}
 
 // drawFeatures draws the features of a seed.
 func drawFeatures(r Rand, w *Swarm) {
