@@ -24,6 +24,16 @@
 //     swarm-style: each seed switches each kind on or off and draws its rate; the
 //     simulator's own random faults (explore: in YAML) are not used, so the shrinker can
 //     delete faults one by one and a failure file shows exactly what happened.
+//   - The Session-level steps are swarm features, drawn per seed after everything else
+//     (Swarm.Features, each on in 15-18% of seeds; a seed without any is the scenario it
+//     was before they existed) and scripted around the calls the episodes made: a fork
+//     ({open: fN, fork: S, through: N}, PROJ-11) with its own turn and an answer for a
+//     parent's call, a close followed by a late answer or a prompt that resumes the
+//     Session (GW-8), an inbox write fault before a late answer and its resubmission
+//     (LATE-5), a steer into a running turn (some with a user-question-reply source,
+//     NODE-1), and two late answers for one continued call (LATE-2). A step the engine
+//     refuses legitimately (a fork through more events than the parent has, a prompt
+//     whose write fails) is a refusal like any other: a failure file marks it refused:.
 //   - The healed phase starts after the last activity: the generator adds no fault after
 //     it, redials the clients that do not redial by themselves, and runs until every
 //     deadline ahead has passed by 3 s (more than the oracle's liveness bound). The oracle
