@@ -273,7 +273,8 @@ func buildBatch(into []wire.AnswerItem, k *card) []wire.AnswerItem {
 			out[i].Selected = []string{}
 		}
 		if custom != "" {
-			out[i].Custom = &custom
+			out[i].Custom = new(string) // not &custom: that would allocate for every question
+			*out[i].Custom = custom
 		}
 	}
 	return out

@@ -51,6 +51,9 @@ type Client struct {
 	out  []wire.ClientEffect
 	rd   reader // the client's JSON reader (its buffer is reused from text to text)
 	enc  []byte // the draft encoder's buffer, reused
+	// rowQs holds the questions of a one-question call while its row is computed: a row
+	// keeps nothing of them, so the rows of every snapshot reuse it.
+	rowQs entryBlock
 }
 
 // page is everything a reload loses.

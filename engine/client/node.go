@@ -34,17 +34,22 @@ func (rd *reader) replyPairsOf(text string) ([]wire.Question, []replyAnswer) {
 			continue
 		}
 		q := wire.Question{ID: id, Question: text}
+		// The optional fields are copied to the heap only when present (a variable whose
+		// address is taken would be allocated for every question).
 		if d, ok := f.get("detail").asString(); ok {
-			q.Detail = &d
+			q.Detail = new(string)
+			*q.Detail = d
 		}
 		if h, ok := f.get("header").asString(); ok {
-			q.Header = &h
+			q.Header = new(string)
+			*q.Header = h
 		}
 		if opts, ok := options(f.get("options"), false); ok {
 			q.Options = opts
 		}
 		if m, ok := f.get("multiSelect").asBool(); ok {
-			q.MultiSelect = &m
+			q.MultiSelect = new(bool)
+			*q.MultiSelect = m
 		}
 		qs = append(qs, q)
 	}
@@ -63,7 +68,8 @@ func (rd *reader) replyPairsOf(text string) ([]wire.Question, []replyAnswer) {
 				}
 			}
 			if cu, ok := f.get("custom").asString(); ok {
-				a.custom = &cu
+				a.custom = new(string)
+				*a.custom = cu
 			}
 			as = append(as, a)
 		}

@@ -132,8 +132,10 @@ func (rd *reader) parseRequest(raw []byte) (wire.QuestionRequest, bool) {
 // questionEntries reads ask_user_question's model arguments (snake_case): a non-empty
 // questions array of objects with string id and question and unique ids; header and
 // detail kept when strings, options only when every entry is valid, multi_select when
-// boolean. Anything else: not readable.
-func (rd *reader) questionEntries(args string) ([]wire.Question, bool) {
+// boolean. Anything else: not readable. A one-question call is read into blk (cleared
+// first), or into a new block when blk is nil: a caller that keeps nothing of the
+// questions (the row of a snapshot) passes its own.
+func (rd *reader) questionEntries(args string, blk *entryBlock) ([]wire.Question, bool) {
 	top, ok := rd.object(args)
 	if !ok {
 		return nil, false
@@ -144,12 +146,16 @@ func (rd *reader) questionEntries(args string) ([]wire.Question, bool) {
 	}
 	// One question (the usual call) is read into one allocation with its options, header
 	// and detail; the slices are cut to their length.
-	var blk *entryBlock
 	var out []wire.Question
 	if len(items.vals) == 1 {
-		blk = new(entryBlock)
+		if blk == nil {
+			blk = new(entryBlock)
+		} else {
+			*blk = entryBlock{}
+		}
 		out = blk.q[:0:1]
 	} else {
+		blk = nil
 		out = make([]wire.Question, 0, len(items.vals))
 	}
 	for i, it := range items.vals {
@@ -167,12 +173,15 @@ func (rd *reader) questionEntries(args string) ([]wire.Question, bool) {
 			}
 		}
 		q := wire.Question{ID: id, Question: text}
+		// The optional fields are taken by address only when present (a variable whose
+		// address is taken would be allocated for every question).
 		if h, ok := it.get("header").asString(); ok {
 			if blk != nil {
 				blk.header = h
 				q.Header = &blk.header
 			} else {
-				q.Header = &h
+				q.Header = new(string)
+				*q.Header = h
 			}
 		}
 		if d, ok := it.get("detail").asString(); ok {
@@ -180,7 +189,8 @@ func (rd *reader) questionEntries(args string) ([]wire.Question, bool) {
 				blk.detail = d
 				q.Detail = &blk.detail
 			} else {
-				q.Detail = &d
+				q.Detail = new(string)
+				*q.Detail = d
 			}
 		}
 		var into []wire.Option
@@ -191,7 +201,8 @@ func (rd *reader) questionEntries(args string) ([]wire.Question, bool) {
 			q.Options = opts
 		}
 		if m, ok := it.get("multi_select").asBool(); ok {
-			q.MultiSelect = &m
+			q.MultiSelect = new(bool)
+			*q.MultiSelect = m
 		}
 		out = append(out, q)
 	}

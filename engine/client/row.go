@@ -85,7 +85,7 @@ func (c *Client) rows(s *sessionView) []wire.RowState {
 	}
 	out := make([]wire.RowState, 0, n)
 	toolRows(s, func(src rowSource) {
-		r := computeRow(&c.rd, s, src)
+		r := computeRow(&c.rd, s, src, &c.rowQs)
 		st := wire.RowState{Session: s.id, CallID: r.callID, Summary: r.summary, State: r.state,
 			Transcript: r.transcript, Expanded: s.expanded[r.callID]}
 		switch r.action {
@@ -122,7 +122,7 @@ func (c *Client) findRow(a wire.UserAction) (*sessionView, rowInfo, error) {
 		})
 		if found {
 			hits = append(hits, s)
-			rows = append(rows, computeRow(&c.rd, s, last))
+			rows = append(rows, computeRow(&c.rd, s, last, nil)) // a review card keeps the questions
 		}
 	}
 	switch len(hits) {
@@ -135,10 +135,10 @@ func (c *Client) findRow(a wire.UserAction) (*sessionView, rowInfo, error) {
 }
 
 // computeRow applies the row's state table in order (spec §7.3), then the queued override
-// (§7.4).
-func computeRow(rd *reader, s *sessionView, src rowSource) rowInfo {
+// (§7.4). The questions of a one-question call are read into blk (see questionEntries).
+func computeRow(rd *reader, s *sessionView, src rowSource, blk *entryBlock) rowInfo {
 	r := rowInfo{callID: src.call.CallID, args: src.call.Arguments, state: "ok"}
-	r.questions, _ = rd.questionEntries(src.call.Arguments)
+	r.questions, _ = rd.questionEntries(src.call.Arguments, blk)
 	_, answerable := s.questions.Row(r.callID)
 	settled, isSettled := s.questions.SettledFor(r.callID)
 	res := src.result
