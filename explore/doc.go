@@ -9,6 +9,7 @@
 //	r := explore.NewRunner(explore.Options{})   // one per worker; Options.Mutant picks a bug
 //	out, reached := r.Run(s)                    // compile, simulate, oracle, situations
 //	small, _ := explore.Shrink(r, s, out.Invariant(), explore.ShrinkBudget{})
+//	sh, err := explore.ShrinkScenario(s, explore.Options{}, explore.ShrinkBudget{}) // any scenario (simrun shrink)
 //	rep, _ := explore.Campaign{Seeds: 2000, OutDir: "fuzz-failures"}.Run(ctx)
 //	rep, _ = explore.Campaign{Seeds: 5000, StopAtFirst: true, NoShrink: true,
 //		Options: explore.Options{Mutant: "x"}}.Run(ctx) // rep.SeedsRun is seeds-to-kill
@@ -42,6 +43,11 @@
 //   - A campaign's output is deterministic per seed whatever the number of workers:
 //     failures are reported in seed order, and the seeds run are always a prefix of the
 //     shard's sequence. A Report keeps counters and failures only (flat memory).
+//   - Shrink takes any *scenarios.Scenario, generated or hand-written. ShrinkScenario is
+//     the whole path for a scenario file (simrun shrink): it drops the expectations (they
+//     describe the original run), shrinks keeping the first invariant, marks refusals,
+//     names the result <name>-shrunk and checks its YAML reproduces through the harness;
+//     a scenario that passes is ErrPasses. WriteAtomic is the campaign's atomic write.
 //   - A failure is shrunk (same first invariant), its refused steps are marked refused:
 //     (simrun replay treats an unexpected refusal as invalid input), the YAML is decoded
 //     back and rerun through harness.RunScenario to check it reproduces, and then YAML and

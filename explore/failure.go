@@ -39,10 +39,19 @@ func Final(r *Runner, s *scenarios.Scenario, seed uint64, invariant string, opts
 	if !out.Has(invariant) {
 		return nil, nil, errors.New("the scenario no longer fails with " + invariant)
 	}
-	Refusals(s, out.Plan, out.Trace)
 	s.Seed = seed
-	s.Name = SeedName(seed)
-	s.Summary = "simrun fuzz seed " + strconv.FormatUint(seed, 10) + " fails " + invariant + ": " + oneLine(out.Message())
+	return finish(r, s, invariant, opts, SeedName(seed), "simrun fuzz seed "+strconv.FormatUint(seed, 10)+" fails "+invariant+": "+oneLine(out.Message()))
+}
+
+// finish is Final's work after the naming: it marks s's refusals (s is modified), names
+// it, encodes it and checks the decoded YAML reproduces invariant.
+func finish(r *Runner, s *scenarios.Scenario, invariant string, opts Options, name, summary string) (yaml, transcript []byte, err error) {
+	out, _ := r.Run(s)
+	if !out.Has(invariant) {
+		return nil, nil, errors.New("the scenario no longer fails with " + invariant)
+	}
+	Refusals(s, out.Plan, out.Trace)
+	s.Name, s.Summary = name, summary
 	if err := scenarios.Validate(s); err != nil {
 		return nil, nil, errors.New("the shrunk scenario is not valid: " + err.Error())
 	}
@@ -105,6 +114,10 @@ func Write(dir, name string, yaml, transcript []byte) (string, string, error) {
 	}
 	return ypath, tpath, nil
 }
+
+// WriteAtomic writes data to path through a temporary file in the same directory renamed
+// into place, so a reader never sees a partial file (simrun shrink writes with it).
+func WriteAtomic(path string, data []byte) error { return writeAtomic(path, data) }
 
 func writeAtomic(path string, data []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")

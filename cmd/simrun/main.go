@@ -1,15 +1,20 @@
 // Command simrun is the front door of the harness (DESIGN §8): it runs scenarios against
-// the reference engine, validates scenario files, replays a saved scenario and reports
-// requirement coverage. With no command it runs the embedded scenario library, so
-// `go run ./cmd/simrun` and an installed simrun work from any directory.
+// the reference engine, validates scenario files, replays a saved scenario, fuzzes,
+// shrinks a failing scenario, draws a run's timeline, prints the mutant kill matrix and
+// reports requirement coverage. With no command it runs the embedded scenario library,
+// so `go run ./cmd/simrun` and an installed simrun work from any directory.
 //
 //	simrun [run] [PATH...] [--seed N] [--update] [-v] [--json]
 //	simrun check PATH...
-//	simrun replay FILE [--seed N]
+//	simrun replay FILE [--seed N] [--mutant NAME]
+//	simrun fuzz [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--mutant NAME]
+//	simrun shrink FILE [--mutant NAME] [--out FILE2] [--budget D]
+//	simrun mutants [--only NAME,...] [--seeds N] [--budget D] [--out DIR] [--json]
 //	simrun coverage [--json]
 //
 // Exit codes: 0 all good, 1 a scenario, expectation, golden or oracle check failed, 2 bad
-// usage or invalid input (with file:line:col where there is one).
+// usage or invalid input (with file:line:col where there is one). shrink exits 0 when it
+// wrote the shrunk case and 2 for a scenario that passes the oracle (nothing to shrink).
 //
 // The commands are thin: flag parsing, files and exit codes over package harness, which
 // the tests call too. Another command registers itself in commands (from its own file).

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/twosettle/twosettle/engine/mutant"
+	"github.com/twosettle/twosettle/explore"
+	"github.com/twosettle/twosettle/golden"
+	"github.com/twosettle/twosettle/harness"
+)
+
+func init() {
+	commands["shrink"] = command{"shrink a failing scenario (same first invariant) and write it as FILE.shrunk.yaml", shrinkMain}
+}
+
+const shrinkUsage = "usage: simrun shrink [--mutant NAME] [--out FILE2] [--budget D] FILE"
+
+// shrinkMain is `simrun shrink FILE [--mutant NAME] [--out FILE2] [--budget D]`: FILE's
+// oracle verdict (at its own seed, against the mutant when named) must be a violation;
+// explore.ShrinkScenario shrinks it keeping the same first invariant, and the YAML is
+// written atomically. Exit 0 when written, 1 when no scenario could be written (the
+// shrunk case does not reproduce, the file cannot be written), 2 on bad usage, an
+// invalid scenario or one that passes the oracle (nothing to shrink).
+func shrinkMain(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("simrun shrink", flag.ContinueOnError)
+	mutantName := fs.String("mutant", "", "run against the reference engine with this named bug switched on (as `simrun fuzz --mutant` found it)")
+	out := fs.String("out", "", "where to write the shrunk scenario (default: FILE with the suffix .shrunk.yaml)")
+	budget := fs.Duration("budget", time.Minute, "stop shrinking after this much wall time and keep the smallest case so far")
+	paths, ok := parse(fs, args, stderr)
+	if !ok {
+		return 2
+	}
+	if len(paths) != 1 || *budget <= 0 {
+		fmt.Fprintln(stderr, shrinkUsage)
+		return 2
+	}
+	file := paths[0]
+	if *mutantName != "" {
+		if _, known := mutant.Lookup(*mutantName); !known {
+			fmt.Fprintf(stderr, "simrun shrink: unknown mutant %q (the mutants are %s)\n", *mutantName, mutant.Names())
+			return 2
+		}
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		fmt.Fprintln(stderr, "simrun:", err)
+		return 2
+	}
+	if bytes.HasPrefix(data, []byte(golden.Banner)) {
+		fmt.Fprintf(stderr, "simrun: %s is a transcript; shrink its scenario file (the .yaml written beside it)\n", file)
+		return 2
+	}
+	// Through the harness first, as simrun replay runs it: an invalid scenario (decoding,
+	// an unexpected refusal) is reported the way simrun check reports it.
+	opts := harness.DefaultOptions()
+	opts.Mutant = *mutantName
+	r := harness.Run(harness.FileEntry(file, data), opts)
+	if r.Invalid != nil {
+		fmt.Fprintln(stderr, r.Invalid)
+		return 2
+	}
+	dest := *out
+	if dest == "" {
+		dest = strings.TrimSuffix(strings.TrimSuffix(file, ".yaml"), ".yml") + ".shrunk.yaml"
+	}
+	sh, err := explore.ShrinkScenario(r.Scenario, explore.Options{Mutant: *mutantName},
+		explore.ShrinkBudget{Deadline: time.Now().Add(*budget)})
+	switch {
+	case errors.Is(err, explore.ErrPasses):
+		fmt.Fprintf(stderr, "simrun shrink: %s: %v\n", file, err)
+		if *mutantName == "" {
+			fmt.Fprintln(stderr, "        (a fuzz failure found against a mutant shrinks with --mutant NAME)")
+		}
+		return 2
+	case err != nil:
+		fmt.Fprintf(stderr, "simrun shrink: %s: %v\n", file, err)
+		return 1
+	}
+	if err := explore.WriteAtomic(dest, sh.YAML); err != nil {
+		fmt.Fprintln(stderr, "simrun shrink:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s fails %s\n", file, sh.Message)
+	how := ""
+	if sh.Stats.Exhausted {
+		how = ", budget ran out"
+	}
+	fmt.Fprintf(stdout, "shrunk %d -> %d steps (%d runs%s), wrote %s\n", len(r.Scenario.Steps), len(sh.Scenario.Steps), sh.Stats.Runs, how, dest)
+	fmt.Fprintf(stdout, "replay: %s\n", explore.ReplayCommand(dest, explore.Options{Mutant: *mutantName}))
+	return 0
+}

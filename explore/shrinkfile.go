@@ -1,0 +1,73 @@
+package explore
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/twosettle/twosettle/scenarios"
+)
+
+// ErrPasses is ShrinkScenario's answer for a scenario that passes the oracle: there is
+// nothing to shrink.
+var ErrPasses = errors.New("nothing to shrink: the scenario passes the oracle")
+
+// Shrunk is what ShrinkScenario made of a failing scenario.
+type Shrunk struct {
+	// Scenario is the shrunk scenario (or the input itself, without its expectations,
+	// when no smaller case reproduces through the harness).
+	Scenario *scenarios.Scenario
+	// YAML is Scenario encoded; Transcript is what simrun replay prints for it.
+	YAML, Transcript []byte
+	// Invariant is the first invariant the input violates (or RunError); the shrunk
+	// scenario's first failure is the same.
+	Invariant string
+	Message   string // one line: the input's first failure
+	Stats     ShrinkStats
+}
+
+// ShrinkScenario shrinks any failing scenario, hand-written or generated (a fuzz
+// failure, a mutant witness, a library finding), against the host opts describe: it runs
+// s at its own seed, takes its first violated invariant, shrinks with Shrink keeping that
+// invariant first, marks the steps the run refuses (refused:), renames it <name>-shrunk
+// and checks, as Final does, that its YAML decoded back fails the same way through the
+// harness (simrun replay). s's expectations are dropped first: they describe the original
+// run (a deleted call would make them invalid, and an oracle: violation expectation would
+// hide the failure from replay). s is not modified. A scenario that passes is ErrPasses;
+// one the host or the simulator refuses is an error.
+func ShrinkScenario(s *scenarios.Scenario, opts Options, b ShrinkBudget) (*Shrunk, error) {
+	r := NewRunner(opts)
+	c := clone(s)
+	c.Expect = nil
+	out, _ := r.Run(c)
+	switch {
+	case out.Kind == InvalidScenario:
+		return nil, out.Err
+	case !out.Failed():
+		return nil, ErrPasses
+	}
+	res := &Shrunk{Invariant: out.Invariant(), Message: oneLine(out.Message())}
+	small, st := Shrink(r, c, res.Invariant, b)
+	res.Stats = st
+	name := strings.TrimSuffix(s.Name, "-shrunk") + "-shrunk"
+	why := res.Message
+	if !strings.HasPrefix(why, res.Invariant) {
+		why = res.Invariant + ": " + why
+	}
+	summary := func(x *scenarios.Scenario) string {
+		return "simrun shrink of " + s.Name + " (" + strconv.Itoa(len(s.Steps)) + " -> " + strconv.Itoa(len(x.Steps)) +
+			" steps) fails " + why
+	}
+	yaml, transcript, err := finish(r, small, res.Invariant, opts, name, summary(small))
+	if err != nil && small != c {
+		small = c
+		res.Stats.StepsAfter = len(c.Steps)
+		yaml, transcript, err = finish(r, c, res.Invariant, opts, name, summary(c))
+	}
+	if err != nil {
+		return nil, err
+	}
+	back, _ := scenarios.Decode(name+".yaml", yaml)
+	res.Scenario, res.YAML, res.Transcript = back, yaml, transcript
+	return res, nil
+}
