@@ -19,7 +19,7 @@ import (
 type Wait struct {
 	session, callID string
 	deadline        int64
-	timeout         error
+	timeout         error // the expiry reason (nil: ASK_TIMED_OUT, made when it expires)
 	parent          *signal.Signal
 	onParent        int // the listener id on parent (0 none)
 	sig             *signal.Signal
@@ -66,9 +66,6 @@ func NewWait(now, timeoutMs int64, c WaitConfig) *Wait {
 	}
 	w.sig = &w.sigv
 	w.claims = w.claimsBuf[:0]
-	if w.timeout == nil {
-		w.timeout = errAskTimedOut()
-	}
 	w.emit(wire.WaitNote{Kind: wire.WaitCreated, Deadline: w.deadline})
 	if c.Parent.IsAborted() {
 		w.Close(c.Parent.Reason())
@@ -144,7 +141,11 @@ func (w *Wait) close(reason error, label string) {
 
 func (w *Wait) expire() {
 	w.emit(wire.WaitNote{Kind: wire.WaitExpired})
-	w.Close(w.timeout)
+	reason := w.timeout
+	if reason == nil {
+		reason = errAskTimedOut() // most waits never expire: the error is made only here
+	}
+	w.Close(reason)
 }
 
 // ClaimSink is the claim stream as the wait sees it: at most one Frame, then End.
