@@ -1,6 +1,8 @@
 package client
 
 import (
+	"slices"
+
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
@@ -156,7 +158,8 @@ func (c *Client) persist(k *card) {
 	if k.kind == kindReview || c.page.byKey.at(k.key) != k {
 		return
 	}
-	c.enc = progress{drafts: k.drafts, index: k.index, wait: k.disp}.appendTo(c.enc[:0]) // the buffer is reused
+	// The buffer is reused; it is sized for the usual text at once, not grown append by append.
+	c.enc = progress{drafts: k.drafts, index: k.index, wait: k.disp}.appendTo(slices.Grow(c.enc[:0], 64+32*len(k.drafts)))
 	c.drafts.replace(k.session, k.key, string(c.enc))
 }
 
