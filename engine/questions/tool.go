@@ -157,13 +157,13 @@ func (t *Tool) Execute(now int64, c Call, done func(ToolResult)) {
 		done(failure(wire.PlainError(msgBadArgumentsHead + "questions must be an array of {id, question, header?, options?, multi_select?}")))
 		return
 	}
-	seen := make(map[string]bool, len(qs))
-	for _, q := range qs {
-		if seen[q.ID] {
-			done(failure(errDuplicateQuestionID(q.ID)))
-			return
+	for i, q := range qs { // a call has a few questions: a scan, not a set
+		for _, p := range qs[:i] {
+			if p.ID == q.ID {
+				done(failure(errDuplicateQuestionID(q.ID)))
+				return
+			}
 		}
-		seen[q.ID] = true
 	}
 	req := Request{Questions: qs, Agent: c.Agent, Signal: c.Signal}
 	if timeout == -1 {
