@@ -25,9 +25,9 @@ const shrinkUsage = "usage: simrun shrink [--mutant NAME] [--out FILE2] [--budge
 // shrinkMain is `simrun shrink FILE [--mutant NAME] [--out FILE2] [--budget D]`: FILE's
 // oracle verdict (at its own seed, against the mutant when named) must be a violation;
 // explore.ShrinkScenario shrinks it keeping the same first invariant, and the YAML is
-// written atomically. Exit 0 when written, 1 when no scenario could be written (the
-// shrunk case does not reproduce, the file cannot be written), 2 on bad usage, an
-// invalid scenario or one that passes the oracle (nothing to shrink).
+// written atomically. Exit 0 when written, 1 when no case reproduces the failure
+// through the harness, 2 on bad usage (an output that cannot be written), an invalid
+// scenario or one that passes the oracle (nothing to shrink).
 func shrinkMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("simrun shrink", flag.ContinueOnError)
 	mutantName := fs.String("mutant", "", "run against the reference engine with this named bug switched on (as `simrun fuzz --mutant` found it)")
@@ -85,7 +85,7 @@ func shrinkMain(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := explore.WriteAtomic(dest, sh.YAML); err != nil {
 		fmt.Fprintln(stderr, "simrun shrink:", err)
-		return 1
+		return 2
 	}
 	fmt.Fprintf(stdout, "%s fails %s\n", file, sh.Message)
 	how := ""
