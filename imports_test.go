@@ -114,6 +114,15 @@ func checkRules(graph map[string]pkgInfo) []string {
 				}
 			}
 		}
+		if under(p, "timeline") {
+			for dep := range r {
+				for _, no := range []string{"sim", "harness", "engine/host", "engine/client", "engine/agent", "engine/gateway", "engine/questions"} {
+					if under(dep, no) {
+						bad = append(bad, p+": timeline reaches "+dep+" (it draws any trace, from the records and final state only)")
+					}
+				}
+			}
+		}
 		if under(p, "sim") {
 			for dep := range r {
 				for _, internal := range []string{"engine/host", "engine/client", "engine/agent", "engine/gateway", "engine/questions"} {
@@ -241,6 +250,8 @@ func TestImportRulesCatchViolations(t *testing.T) {
 		}, "engine/host reaches engine/client"},
 		{"client reaches host", map[string]pkgInfo{m("engine/client"): {imports: []string{m("engine/host")}}, m("engine/host"): {}}, "engine/client reaches engine/host"},
 		{"oracle reaches sim", map[string]pkgInfo{m("oracle"): {imports: []string{m("golden")}}, m("golden"): {imports: []string{m("sim")}}, m("sim"): {}}, "oracle reaches"},
+		{"timeline reaches sim", map[string]pkgInfo{m("timeline"): {imports: []string{m("trace")}}, m("trace"): {imports: []string{m("sim")}}, m("sim"): {}}, "timeline reaches " + m("sim")},
+		{"timeline reaches the host", map[string]pkgInfo{m("timeline"): {imports: []string{m("engine/host")}}, m("engine/host"): {}}, "timeline reaches " + m("engine/host")},
 		{"sim reaches host internals", map[string]pkgInfo{m("sim"): {imports: []string{m("engine/host")}}, m("engine/host"): {}}, "sim reaches engine internals"},
 	}
 	for _, c := range cases {

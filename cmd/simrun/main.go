@@ -9,12 +9,15 @@
 //	simrun replay FILE [--seed N] [--mutant NAME]
 //	simrun fuzz [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--mutant NAME]
 //	simrun shrink FILE [--mutant NAME] [--out FILE2] [--budget D]
+//	simrun timeline FILE [--seed N] [--mutant NAME] -o FILE.html   (-o - for stdout)
 //	simrun mutants [--only NAME,...] [--seeds N] [--budget D] [--out DIR] [--json]
 //	simrun coverage [--json]
 //
 // Exit codes: 0 all good, 1 a scenario, expectation, golden or oracle check failed, 2 bad
 // usage or invalid input (with file:line:col where there is one). shrink exits 0 when it
 // wrote the shrunk case and 2 for a scenario that passes the oracle (nothing to shrink).
+// timeline writes the page of a failing run too, then exits 1 (package timeline draws it
+// from the trace and the verdict only).
 //
 // The commands are thin: flag parsing, files and exit codes over package harness, which
 // the tests call too. Another command registers itself in commands (from its own file).

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/twosettle/twosettle/engine/mutant"
+	"github.com/twosettle/twosettle/explore"
+	"github.com/twosettle/twosettle/golden"
+	"github.com/twosettle/twosettle/harness"
+	"github.com/twosettle/twosettle/timeline"
+)
+
+func init() {
+	commands["timeline"] = command{"run one scenario and write a self-contained HTML picture of it (-o FILE.html, - for stdout)", timelineMain}
+}
+
+const timelineUsage = "usage: simrun timeline FILE [--seed N] [--mutant NAME] -o FILE.html   (-o - writes to stdout)"
+
+// timelineMain is `simrun timeline FILE [--seed N] [--mutant NAME] -o OUT`: it runs the
+// scenario as simrun replay does and writes package timeline's page of the run. A run
+// that fails (its oracle, an expectation, its golden) still gets its page: the page is
+// written, then the exit code is 1. Bad usage or an invalid scenario: 2, nothing written.
+func timelineMain(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("simrun timeline", flag.ContinueOnError)
+	var seed seedFlag
+	fs.Var(&seed, "seed", "run at this seed instead of the scenario's own")
+	mutantName := fs.String("mutant", "", "run against the reference engine with this named bug switched on")
+	out := fs.String("o", "", "the HTML file to write (- for stdout); required")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, timelineUsage)
+		fmt.Fprintln(stderr, "A run that fails still gets its timeline: the file is written, then simrun exits 1.")
+		fs.PrintDefaults()
+	}
+	paths, ok := parse(fs, args, stderr)
+	if !ok {
+		return 2
+	}
+	if len(paths) != 1 || *out == "" {
+		if *out == "" && len(paths) == 1 {
+			fmt.Fprintln(stderr, "simrun timeline: -o FILE.html is required (- writes to stdout)")
+		}
+		fmt.Fprintln(stderr, timelineUsage)
+		return 2
+	}
+	if *mutantName != "" {
+		if _, known := mutant.Lookup(*mutantName); !known {
+			fmt.Fprintf(stderr, "simrun timeline: unknown mutant %q (the mutants are %s)\n", *mutantName, mutant.Names())
+			return 2
+		}
+	}
+	file := paths[0]
+	data, err := os.ReadFile(file)
+	if err != nil {
+		fmt.Fprintln(stderr, "simrun:", err)
+		return 2
+	}
+	if bytes.HasPrefix(data, []byte(golden.Banner)) {
+		fmt.Fprintf(stderr, "simrun: %s is a transcript; draw its scenario file (the .yaml written beside it)\n", file)
+		return 2
+	}
+	opts := harness.DefaultOptions()
+	opts.Seed = seed.v
+	opts.Mutant = *mutantName
+	r := harness.Run(harness.FileEntry(file, data), opts)
+	if r.Invalid != nil {
+		fmt.Fprintln(stderr, r.Invalid)
+		return 2
+	}
+	in := timeline.Input{Scenario: r.Scenario.Name, Summary: r.Scenario.Summary, Source: file, Seed: r.Seed,
+		Mutant: *mutantName, Trace: r.Trace}
+	if r.Verdict != nil {
+		in.Verdict = r.Verdict.Text
+	}
+	for _, f := range r.Failures {
+		if r.Verdict != nil && strings.HasSuffix(f.Msg, r.Verdict.Text) {
+			continue // the oracle's own failure: the verdict box shows it
+		}
+		in.Notes = append(in.Notes, "FAILED "+f.String())
+	}
+	if r.Golden.Failed() {
+		in.Notes = append(in.Notes, r.Golden.String())
+	}
+	page := timeline.Render(in)
+	if *out == "-" {
+		stdout.Write(page)
+	} else if err := explore.WriteAtomic(*out, page); err != nil {
+		fmt.Fprintln(stderr, "simrun timeline:", err)
+		return 2
+	}
+	fmt.Fprintln(stderr, r.Line())
+	for _, l := range r.Details() {
+		fmt.Fprintln(stderr, l)
+	}
+	if *out != "-" {
+		fmt.Fprintln(stderr, "wrote "+*out)
+	}
+	return harness.Summarize([]*harness.Result{r}).ExitCode()
+}
