@@ -110,8 +110,9 @@ type applyCtx struct {
 	connect      *conn // a Connect Apply: the connection it opens
 	connectLive  bool  // a frame other than Ready/Waterfall already went to the new generation
 	replayed     []*gwEvent
-	abortSession string // CancelTurn or CloseSession target
-	closing      bool   // CloseSession
+	abortSession string   // CancelTurn or CloseSession target
+	closing      bool     // CloseSession
+	aborted      []string // the Sessions whose turn this Apply aborts (the target, and on a close its live children)
 
 	// a Restart between commands: timers due at its instant fire before the crash, so the
 	// Apply's effects before restartAt (a record index) belong to the host that crashed
@@ -294,7 +295,7 @@ func (c *Checker) beginApply(i int, cmd wire.Command) {
 	ap := &c.ap
 	*ap = applyCtx{on: true, idx: i, now: r.Time, cmd: cmd, limit: -1,
 		replyInserts: ap.replyInserts[:0], finished: ap.finished[:0], fresh: ap.fresh[:0],
-		results: ap.results[:0], replayed: ap.replayed[:0]}
+		results: ap.results[:0], replayed: ap.replayed[:0], aborted: ap.aborted[:0]}
 	ap.end = len(c.recs)
 	for j := i + 1; j < len(c.recs); j++ {
 		if isHostApply(&c.recs[j]) {

@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/twosettle/twosettle/engine/wire"
@@ -83,7 +84,25 @@ func (c *Checker) newForeground(key fgKey, kind, rec int) *foreground {
 	}
 	c.fgs[key] = fg
 	c.active = append(c.active, fg)
+	c.abortedAtStart(fg)
 	return fg
+}
+
+// abortedAtStart marks a call that starts inside the Apply of a turn cancel or a session
+// close, on a Session that Apply aborts, as parent-aborted at that Apply's command: the
+// host fires the timers due at the command's instant first, so a run_code sub-call the
+// previous one's timer dispatches (a sleep ending at that instant) starts and is then
+// aborted with its turn in the same Apply (ASK_ABORTED, WAIT-9), as parentAbort does for
+// the calls already open when the command came. Nothing else can start a call in such
+// an Apply: tool calls and direct calls are commands of their own.
+func (c *Checker) abortedAtStart(fg *foreground) {
+	ap := &c.ap
+	if !ap.on || ap.idx >= fg.startRec || (fg.kind == fgDirect && !ap.closing) {
+		return
+	}
+	if slices.Contains(ap.aborted, fg.key.session) {
+		fg.parentAbortRec = ap.idx
+	}
 }
 
 // setTimed marks the foreground as a timed wait and fixes its deadline when known.
@@ -447,6 +466,14 @@ func (c *Checker) linkEvent(i int, ev *gwEvent, replay bool) {
 // wait (WAIT-9). A direct call has its own signal: only a close reaches it (the agent's
 // gateway context is released).
 func (c *Checker) parentAbort(session string, i int, closing bool) {
+	c.ap.aborted = append(c.ap.aborted, session)
+	if closing {
+		for _, s := range c.sessOrder {
+			if s.owner == session && s.childLive {
+				c.ap.aborted = append(c.ap.aborted, s.id)
+			}
+		}
+	}
 	for _, fg := range c.active {
 		if e, ok := fg.expiryAt(); (ok && c.recs[i].Time >= e) || !fg.open() || fg.parentAbortRec >= 0 {
 			continue // the wait already ended (its result may still wait for earlier calls)
