@@ -181,7 +181,7 @@ func niceStep(minMs float64) int64 {
 	}
 }
 
-// fmtMs is a readable instant: 0s, 250ms, 1s, 2.05s, 120s, 2m30s.
+// fmtMs is a readable instant: 0s, 250ms, 1s, 2.05s, 120s, 10m30s (minutes from 10 on).
 func fmtMs(t int64) string {
 	switch {
 	case t == 0:
@@ -190,7 +190,7 @@ func fmtMs(t int64) string {
 		return "-" + fmtMs(-t)
 	case t < 1000:
 		return strconv.FormatInt(t, 10) + "ms"
-	case t >= 120_000 && t%1000 == 0:
+	case t >= 600_000 && t%1000 == 0:
 		m, s := t/60_000, (t%60_000)/1000
 		if s == 0 {
 			return strconv.FormatInt(m, 10) + "m"

@@ -21,12 +21,15 @@
 //     encoding/xml), and every string that came from a scenario or a host is escaped.
 //   - Deterministic: the same input gives byte-identical output (no map order, no clock).
 //
-// The lifecycle of a call (session/call id) comes from the projection views the host
-// published (SessionUpdate frames, probes, the final state): open, continued (the tool
-// returned pending), settled, or removed (a view no longer holds it). A call no view
-// tracks (an untracked or legacy call, or a run without clients) takes its states from
-// its log events instead: tool/call open, a pending tool/result continued, any other
-// result settled (or ended, for an error), an admitted late reply settled. A claim is a
+// The lifecycle of a call (session/call id) comes from its log events and from the
+// projection views the host published (SessionUpdate frames, probes, the final state),
+// at the first record that shows each change: open (its tool call, or a view), continued
+// (a pending tool result, or a view), settled (an answered result, an admitted late
+// reply, or a view) or removed (a view no longer holds it). A failed tool result ends the
+// bar of a call no view tracks (an untracked call, a run without clients: "ended"); a
+// direct service ask (askTimed, or ask with a wait) ends at its direct-result the same
+// way. A request without a call id (a plain service ask) has no bar: its records are in
+// the host's and the clients' lanes. A claim is a
 // client's attachWait stream, from the host's stream-open to its end (end or error frame,
 // cancel, disconnect, a new generation, a restart). Long idle gaps of the time axis are
 // drawn as labelled breaks.

@@ -123,6 +123,7 @@ type builder struct {
 	streams map[streamKey]*openClaim
 	open    []streamKey         // the open streams in opening order (deterministic ends)
 	events  map[string]string   // waterfall event id -> session/call
+	directs map[string]*call    // direct ask id -> its call
 	views   map[string][]string // session -> call ids its last view held
 	inView  map[string]bool     // session/call seen in some view (pass one)
 	times   map[int64]bool
@@ -135,7 +136,7 @@ type openClaim struct {
 
 func build(tr *trace.Trace) *model {
 	b := &builder{m: &model{}, recs: tr.Records, calls: map[string]*call{}, lanes: map[string]int{},
-		streams: map[streamKey]*openClaim{}, events: map[string]string{}, views: map[string][]string{},
+		streams: map[streamKey]*openClaim{}, events: map[string]string{}, directs: map[string]*call{}, views: map[string][]string{},
 		inView: map[string]bool{}, times: map[int64]bool{0: true}}
 	b.lanesFor(tr)
 	b.scanViews(tr)
@@ -200,8 +201,8 @@ func (b *builder) lanesFor(tr *trace.Trace) {
 	}
 }
 
-// scanViews is pass one: which calls some published view tracks (their states then come
-// from the views; the others' from their log events).
+// scanViews is pass one: which calls some published view tracks (a failed tool result
+// of such a call is left to the views; of another call, it ends the bar).
 func (b *builder) scanViews(tr *trace.Trace) {
 	mark := func(s string, v wire.QuestionsView) {
 		for _, r := range v.Active {
@@ -321,6 +322,18 @@ func (b *builder) record(i int, r trace.Record) {
 		}
 	case wire.Direct:
 		b.direct(i, r, p)
+	case wire.DirectResult:
+		// a service ask's result ends its bar unless a view tracks the call
+		c := b.directs[p.ID]
+		switch {
+		case c == nil || c.inView:
+		case p.Err != nil:
+			c.set(stateEnded, r.Time, i)
+		case strings.Contains(string(p.Value), `"pending":true`):
+			c.set(stateContinued, r.Time, i)
+		default:
+			c.set(stateSettled, r.Time, i)
+		}
 	case wire.WaitNote:
 		c := b.call(p.Session, p.CallID, r.Time, i)
 		switch p.Kind {
@@ -393,6 +406,7 @@ func (b *builder) direct(i int, r trace.Record, p wire.Direct) {
 			return
 		}
 		c := b.call(p.Session, id, r.Time, i)
+		b.directs[p.ID] = c
 		if len(c.questions) == 0 {
 			c.questions = questionTexts(body.Questions)
 		}
@@ -430,12 +444,14 @@ func (b *builder) appended(i int, t int64, s string, e session.Event) {
 		}
 	case session.ToolResult:
 		c := b.known(s, d.CallID)
-		if c == nil || c.inView {
+		if c == nil {
 			return
 		}
 		switch {
 		case strings.Contains(d.Text, `"pending":true`):
 			c.set(stateContinued, t, i)
+		case d.IsError && c.inView:
+			// what the projection does with a failed call, its next view says
 		case d.IsError:
 			c.set(stateEnded, t, i)
 		default:
@@ -446,7 +462,7 @@ func (b *builder) appended(i int, t int64, s string, e session.Event) {
 		if !src.IsQuestionReply() {
 			return
 		}
-		if c := b.known(s, src.CallID); c != nil && !c.inView {
+		if c := b.known(s, src.CallID); c != nil {
 			c.set(stateSettled, t, i)
 		}
 	}

@@ -496,13 +496,22 @@ func (p *page) callBody(c *call, y float64) {
 	endX := p.ax.x(p.m.end)
 	label := c.key()
 	q := strings.Join(c.questions, " / ")
-	states := c.states()
+	var states []string
+	for _, ph := range c.phases {
+		states = append(states, ph.state+" "+fmtMs(ph.from))
+	}
 	head := trunc(q, 90)
 	if len(states) > 0 {
 		if head != "" {
 			head += "  ·  "
 		}
 		head += strings.Join(states, " → ")
+	}
+	for _, pt := range c.points {
+		if pt.kind == "deadline" {
+			head += "  ·  deadline " + fmtMs(pt.t)
+			break
+		}
 	}
 	p.w("<text class=\"lbl\" x=\"8\" y=\"", f1(y+callLabelH+barH-2), "\">", esc(trunc(label, 20)), "<title>", esc(label+": "+q), "</title></text>\n")
 	p.w("<text class=\"ql\" x=\"", f1(max(plotLeft, p.ax.x(c.first))), "\" y=\"", f1(y+callLabelH-3), "\">", esc(head), "<title>", esc(label+": "+q), "</title></text>\n")
