@@ -40,7 +40,17 @@ func Final(r *Runner, s *scenarios.Scenario, seed uint64, invariant string, opts
 		return nil, nil, errors.New("the scenario no longer fails with " + invariant)
 	}
 	s.Seed = seed
-	return finish(r, s, invariant, opts, SeedName(seed), "simrun fuzz seed "+strconv.FormatUint(seed, 10)+" fails "+invariant+": "+oneLine(out.Message()))
+	return finish(r, s, invariant, opts, SeedName(seed), "simrun fuzz seed "+strconv.FormatUint(seed, 10)+" fails "+failureText(invariant, out.Message()))
+}
+
+// failureText is "INV-…: message" on one line, naming the invariant once (a violation's
+// Message already starts with it; a run error's does not).
+func failureText(invariant, message string) string {
+	message = oneLine(message)
+	if strings.HasPrefix(message, invariant) {
+		return message
+	}
+	return invariant + ": " + message
 }
 
 // finish is Final's work after the naming: it marks s's refusals (s is modified), names

@@ -50,10 +50,7 @@ func ShrinkScenario(s *scenarios.Scenario, opts Options, b ShrinkBudget) (*Shrun
 	small, st := Shrink(r, c, res.Invariant, b)
 	res.Stats = st
 	name := strings.TrimSuffix(s.Name, "-shrunk") + "-shrunk"
-	why := res.Message
-	if !strings.HasPrefix(why, res.Invariant) {
-		why = res.Invariant + ": " + why
-	}
+	why := failureText(res.Invariant, res.Message)
 	summary := func(x *scenarios.Scenario) string {
 		return "simrun shrink of " + s.Name + " (" + strconv.Itoa(len(s.Steps)) + " -> " + strconv.Itoa(len(x.Steps)) +
 			" steps) fails " + why
