@@ -91,8 +91,9 @@
 //     {"remainingMs": number} claims the wait with no local countdown (the peer computes a
 //     NaN deadline that never fires); a negative remainder counts as 0.
 //   - JSON is read with the package's own one-pass reader (JSON.parse semantics: a
-//     repeated key keeps its last value; nesting is bounded), not encoding/json: a request
-//     payload with a wrongly typed field is not a question request and is handed on.
+//     repeated key keeps its last value; nesting is bounded; string literals are read by
+//     wire.ReadJSONString, as in engine/questions), not encoding/json: a request payload
+//     with a wrongly typed field is not a question request and is handed on.
 //   - CLAIM-2 across a failed generation. A failed $events/result reply of the live
 //     generation fails the generation, as the peer's pump does (peer-runtime §1.4): a
 //     failure means the host may not have that outcome (the request or its reply was lost)

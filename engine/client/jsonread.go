@@ -4,8 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/twosettle/twosettle/engine/wire"
 )
 
 // jv is one parsed JSON value. The client reads every recorded or received JSON text
@@ -267,111 +267,11 @@ func (p *jparser) array(v *jv, depth int) bool {
 	}
 }
 
+// string reads the string literal at p.i (its opening quote): wire.ReadJSONString.
 func (p *jparser) string() (string, bool) {
-	s := p.s
-	start := p.i + 1 // after the opening quote
-	for i := start; i < len(s); i++ {
-		if c := s[i]; c > '\\' || c >= 0x20 && c != '"' && c != '\\' {
-			continue // the usual byte
-		}
-		switch c := s[i]; {
-		case c == '"':
-			p.i = i + 1
-			return s[start:i], true
-		case c == '\\':
-			p.i = i
-			return p.escaped(start)
-		case c < 0x20:
-			p.i = i
-			return "", false
-		}
-	}
-	p.i = len(s)
-	return "", false
-}
-
-// escaped finishes a string that contains escapes.
-func (p *jparser) escaped(start int) (string, bool) {
-	b := []byte(p.s[start:p.i])
-	for p.i < len(p.s) {
-		c := p.s[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			return string(b), true
-		case c < 0x20:
-			return "", false
-		case c != '\\':
-			b = append(b, c)
-			p.i++
-			continue
-		}
-		p.i++
-		if p.i >= len(p.s) {
-			return "", false
-		}
-		e := p.s[p.i]
-		p.i++
-		switch e {
-		case '"', '\\', '/':
-			b = append(b, e)
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'u':
-			r, ok := p.hex4()
-			if !ok {
-				return "", false
-			}
-			if utf16.IsSurrogate(r) {
-				if p.i+6 <= len(p.s) && p.s[p.i] == '\\' && p.s[p.i+1] == 'u' {
-					save := p.i
-					p.i += 2
-					if r2, ok := p.hex4(); ok {
-						if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-							b = utf8.AppendRune(b, d)
-							continue
-						}
-					}
-					p.i = save
-				}
-				r = utf8.RuneError // a lone surrogate
-			}
-			b = utf8.AppendRune(b, r)
-		default:
-			return "", false
-		}
-	}
-	return "", false
-}
-
-func (p *jparser) hex4() (rune, bool) {
-	if p.i+4 > len(p.s) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range []byte(p.s[p.i : p.i+4]) {
-		r <<= 4
-		switch {
-		case c >= '0' && c <= '9':
-			r |= rune(c - '0')
-		case c >= 'a' && c <= 'f':
-			r |= rune(c-'a') + 10
-		case c >= 'A' && c <= 'F':
-			r |= rune(c-'A') + 10
-		default:
-			return 0, false
-		}
-	}
-	p.i += 4
-	return r, true
+	str, next, ok := wire.ReadJSONString(p.s, p.i)
+	p.i = next
+	return str, ok
 }
 
 func (p *jparser) number(v *jv) bool {

@@ -4,8 +4,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/twosettle/twosettle/engine/wire"
 )
@@ -13,7 +11,8 @@ import (
 // value is a parsed JSON value with JavaScript's semantics: numbers are float64, object
 // keys keep the position of their first occurrence and the value of their last (as
 // JSON.parse builds an object), and re-encoding (appendJS) writes what JSON.stringify
-// writes. It is the package's only JSON reader: the projection, the tool and answer() read
+// writes; string literals are read by wire.ReadJSONString, as in engine/client. It is
+// the package's only JSON reader: the projection, the tool and answer() read
 // model and client JSON through it instead of encoding/json's reflection.
 type value struct {
 	kind kind
@@ -208,123 +207,11 @@ func (p *parser) num() (value, bool) {
 	return value{kind: kNum, n: f}, true
 }
 
+// str reads the string literal at p.i (its opening quote): wire.ReadJSONString.
 func (p *parser) str() (string, bool) {
-	p.i++ // opening quote
-	start := p.i
-	// Fast path: no escapes.
-	text, i := p.s, p.i
-	ascii := true
-	for ; i < len(text); i++ {
-		c := text[i]
-		if c > '\\' || c >= 0x20 && c != '"' && c != '\\' {
-			if c >= utf8.RuneSelf {
-				ascii = false
-			}
-			continue // the usual byte
-		}
-		if c == '"' {
-			s := text[start:i]
-			p.i = i + 1
-			if !ascii && !utf8.ValidString(s) {
-				return strings.ToValidUTF8(s, "\ufffd"), true
-			}
-			return s, true
-		}
-		if c == '\\' {
-			break
-		}
-		if c < 0x20 {
-			p.i = i
-			return "", false
-		}
-	}
-	p.i = i
-	var b []byte
-	b = append(b, p.s[start:p.i]...)
-	for p.i < len(p.s) {
-		c := p.s[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			return strings.ToValidUTF8(string(b), "\ufffd"), true
-		case c < 0x20:
-			return "", false
-		case c != '\\':
-			b = append(b, c)
-			p.i++
-			continue
-		}
-		p.i++
-		if p.i >= len(p.s) {
-			return "", false
-		}
-		e := p.s[p.i]
-		p.i++
-		switch e {
-		case '"', '\\', '/':
-			b = append(b, e)
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'u':
-			r, ok := p.hex4()
-			if !ok {
-				return "", false
-			}
-			if utf16.IsSurrogate(r) {
-				r2 := rune(-1)
-				if strings.HasPrefix(p.s[p.i:], `\u`) {
-					save := p.i
-					p.i += 2
-					if x, ok := p.hex4(); ok {
-						r2 = x
-					} else {
-						return "", false
-					}
-					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-						b = utf8.AppendRune(b, d)
-						continue
-					}
-					p.i = save
-				}
-				b = utf8.AppendRune(b, utf8.RuneError) // a lone surrogate
-				continue
-			}
-			b = utf8.AppendRune(b, r)
-		default:
-			return "", false
-		}
-	}
-	return "", false
-}
-
-func (p *parser) hex4() (rune, bool) {
-	if p.i+4 > len(p.s) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range []byte(p.s[p.i : p.i+4]) {
-		r <<= 4
-		switch {
-		case c >= '0' && c <= '9':
-			r |= rune(c - '0')
-		case c >= 'a' && c <= 'f':
-			r |= rune(c-'a') + 10
-		case c >= 'A' && c <= 'F':
-			r |= rune(c-'A') + 10
-		default:
-			return 0, false
-		}
-	}
-	p.i += 4
-	return r, true
+	str, next, ok := wire.ReadJSONString(p.s, p.i)
+	p.i = next
+	return str, ok
 }
 
 func (p *parser) array(depth int) (value, bool) {
