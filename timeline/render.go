@@ -267,8 +267,8 @@ func (p *page) html() {
 	if in.Mutant != "" {
 		meta = append(meta, "mutant "+in.Mutant)
 	}
-	meta = append(meta, strconv.Itoa(len(p.tr.Records))+" records", "virtual time 0s to "+fmtMs(p.m.end),
-		strconv.Itoa(len(p.m.calls))+" question calls", strconv.Itoa(len(p.m.faults))+" faults")
+	meta = append(meta, count(len(p.tr.Records), "record"), "virtual time 0s to "+fmtMs(p.m.end),
+		count(len(p.m.calls), "question call"), count(len(p.m.faults), "fault"))
 	if in.Source != "" {
 		meta = append(meta, in.Source)
 	}
@@ -590,6 +590,13 @@ func (p *page) records() {
 	if p.in.Verdict != "" {
 		p.w("<details><summary>verdict</summary><div class=\"records\">", esc(p.in.Verdict), "</div></details>\n")
 	}
+}
+
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
 }
 
 func trunc(s string, n int) string {
