@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/golden"
 	"github.com/twosettle/twosettle/harness"
 	"github.com/twosettle/twosettle/scenarios"
@@ -147,11 +146,8 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: simrun replay [--seed N] [--mutant NAME] FILE")
 		return 2
 	}
-	if *mutantName != "" {
-		if _, known := mutant.Lookup(*mutantName); !known {
-			fmt.Fprintf(stderr, "simrun replay: unknown mutant %q (the mutants are %s)\n", *mutantName, mutant.Names())
-			return 2
-		}
+	if !knownMutant("simrun replay", *mutantName, stderr) {
+		return 2
 	}
 	data, err := os.ReadFile(paths[0])
 	if err != nil {

@@ -31,6 +31,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/twosettle/twosettle/engine/mutant"
 )
 
 // command is one subcommand: it parses its own arguments and returns the exit code.
@@ -116,4 +118,17 @@ func (s *seedFlag) Set(v string) error {
 	}
 	s.v, s.set = n, true
 	return nil
+}
+
+// knownMutant reports whether name is "" (no mutant) or a mutant of engine/mutant; an
+// unknown name is reported on stderr as cmd's bad usage, with the names there are.
+func knownMutant(cmd, name string, stderr io.Writer) bool {
+	if name == "" {
+		return true
+	}
+	if _, ok := mutant.Lookup(name); !ok {
+		fmt.Fprintf(stderr, "%s: unknown mutant %q (the mutants are %s)\n", cmd, name, mutant.Names())
+		return false
+	}
+	return true
 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/explore"
 	"github.com/twosettle/twosettle/golden"
 	"github.com/twosettle/twosettle/harness"
@@ -42,11 +41,8 @@ func shrinkMain(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	file := paths[0]
-	if *mutantName != "" {
-		if _, known := mutant.Lookup(*mutantName); !known {
-			fmt.Fprintf(stderr, "simrun shrink: unknown mutant %q (the mutants are %s)\n", *mutantName, mutant.Names())
-			return 2
-		}
+	if !knownMutant("simrun shrink", *mutantName, stderr) {
+		return 2
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {

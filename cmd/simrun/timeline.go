@@ -8,7 +8,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/explore"
 	"github.com/twosettle/twosettle/golden"
 	"github.com/twosettle/twosettle/harness"
@@ -47,11 +46,8 @@ func timelineMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, timelineUsage)
 		return 2
 	}
-	if *mutantName != "" {
-		if _, known := mutant.Lookup(*mutantName); !known {
-			fmt.Fprintf(stderr, "simrun timeline: unknown mutant %q (the mutants are %s)\n", *mutantName, mutant.Names())
-			return 2
-		}
+	if !knownMutant("simrun timeline", *mutantName, stderr) {
+		return 2
 	}
 	file := paths[0]
 	data, err := os.ReadFile(file)
