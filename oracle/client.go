@@ -270,7 +270,9 @@ func (cm *clientModel) cardKey(a wire.UserAction) (fgKey, bool) {
 // reconcile mirrors the client's sweep on a SessionUpdate (CARD-8): a call-keyed card
 // whose call the update does not list and that no live request of the client holds is
 // removed, with its draft and its Take time disposition (DRAFT-3). Rows only add cards
-// here (a superset of the cards the client keeps, so the seat is never misread).
+// here (a superset of the cards the client keeps, so the seat is never misread): a
+// continued row creates its card unless its reply waits in the inbox (CARD-9); an open
+// row only updates a card the page already has (its card comes from its request).
 func (cm *clientModel) reconcile(f wire.SessionUpdate) {
 	if f.Session == "" {
 		return
@@ -283,10 +285,19 @@ func (cm *clientModel) reconcile(f wire.SessionUpdate) {
 		}
 		return false
 	}
+	// creates reports whether the update makes a card for call on a page without one
+	creates := func(call string) bool {
+		for _, r := range f.Questions.Active {
+			if r.CallID == call {
+				return r.State == wire.StateContinued && !replyQueuedIn(f.Inbox, call)
+			}
+		}
+		return false
+	}
 	for _, r := range f.Questions.Active {
 		if r.CallID != "" {
 			k := fgKey{f.Session, r.CallID}
-			if _, ok := cm.cards[k]; !ok {
+			if _, ok := cm.cards[k]; !ok && r.State != wire.StateOpen {
 				cm.cards[k] = false
 			}
 			cm.sawQuestions(k, len(r.Questions))
@@ -337,7 +348,7 @@ func (cm *clientModel) reconcile(f wire.SessionUpdate) {
 	for k := range cm.frozen {
 		// a frozen call with no card on this page (a reload): its stored draft is pruned
 		// when a card of the Session mounts (DRAFT-3), at the latest once it is reconciled
-		if _, ok := cm.cards[k]; !ok && k.session == f.Session && !shown(k.callID) && !live(k) {
+		if _, ok := cm.cards[k]; !ok && k.session == f.Session && !creates(k.callID) && !live(k) {
 			delete(cm.frozen, k)
 		}
 	}
