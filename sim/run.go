@@ -271,11 +271,14 @@ func (r *Runner) push(e event, at int64) {
 	if n := len(r.free); n > 0 {
 		slot = r.free[n-1]
 		r.free = r.free[:n-1]
-		r.evs[slot] = e
 	} else {
 		slot = int32(len(r.evs))
-		r.evs = append(r.evs, e)
+		r.evs = append(r.evs, event{})
 	}
+	// field by field, as in rec: a whole-struct copy takes the bulk write barrier
+	d := &r.evs[slot]
+	d.at, d.seq, d.kind, d.dead, d.sticky, d.client, d.link, d.epoch, d.idx, d.cmd, d.in =
+		e.at, e.seq, e.kind, e.dead, e.sticky, e.client, e.link, e.epoch, e.idx, e.cmd, e.in
 	if at == r.now && r.inInstant() {
 		r.ready = append(r.ready, slot)
 		return
@@ -283,8 +286,9 @@ func (r *Runner) push(e event, at int64) {
 	r.q.push(hkey{at: at, seq: e.seq, slot: slot})
 }
 
+// release1 frees a slot. Its event stays as it is until push overwrites it (clearing
+// would cost a write barrier per pointer while the GC marks); release clears the slab.
 func (r *Runner) release1(slot int32) {
-	r.evs[slot] = event{}
 	r.free = append(r.free, slot)
 }
 
@@ -317,7 +321,16 @@ func (r *Runner) rec(actor string, kind trace.Kind, ct int64, p trace.Payload) {
 		r.fail("the run exceeded its budget of " + strconv.Itoa(r.maxRec) + " records (a livelock?)")
 		return
 	}
-	r.recs = append(r.recs, trace.Record{Seq: len(r.recs), Time: r.now, Actor: actor, Kind: kind, ClientTime: ct, Payload: p})
+	// Filled in place, field by field: appending a Record literal copies it with a bulk
+	// write barrier while the GC marks, the slowest way to store its three pointers.
+	n := len(r.recs)
+	if n < cap(r.recs) {
+		r.recs = r.recs[:n+1]
+	} else {
+		r.recs = append(r.recs, trace.Record{})
+	}
+	d := &r.recs[n]
+	d.Seq, d.Time, d.Actor, d.Kind, d.ClientTime, d.Payload = n, r.now, actor, kind, ct, p
 }
 
 func (r *Runner) loop() {
