@@ -95,6 +95,18 @@ func (r *Runner) clientDial(ci int, absorb bool) {
 	r.startDial(ci, r.now+delay)
 }
 
+// linkCmds are the commands a client's link carries for it whose only field is its name,
+// boxed once per client name: commands are immutable values, so every run of a Runner
+// may record and deliver the same interface values.
+type linkCmds struct {
+	name                string
+	connect, disconnect wire.Command
+}
+
+func newLinkCmds(name string) linkCmds {
+	return linkCmds{name: name, connect: wire.Connect{Client: name}, disconnect: wire.Disconnect{Client: name}}
+}
+
 // startDial sends a Connect that leaves at time at (or when a partition ends) and
 // travels the client's up mux link.
 func (r *Runner) startDial(ci int, at int64) {
@@ -105,7 +117,7 @@ func (r *Runner) startDial(ci int, at int64) {
 		at = c.partitionUntil
 	}
 	r.push(event{kind: evMuxToHost, client: int16(ci), link: upLink(ci), epoch: c.epoch,
-		cmd: wire.Connect{Client: c.name}}, at+r.draw(c.cfg.Mux))
+		cmd: c.linkCmds.connect}, at+r.draw(c.cfg.Mux))
 }
 
 // teardown drops client ci's link: what was in flight on it (both directions) is lost,
@@ -123,7 +135,7 @@ func (r *Runner) teardown(ci int, linkDown, hostDisc bool, why string) bool {
 	r.killMux(ci, why)
 	r.floor[upLink(ci)], r.floor[downLink(ci)] = r.now, r.now
 	if wasUp && hostDisc {
-		r.push(event{kind: evMuxToHost, sticky: true, client: int16(ci), link: upLink(ci), cmd: wire.Disconnect{Client: c.name}}, r.now)
+		r.push(event{kind: evMuxToHost, sticky: true, client: int16(ci), link: upLink(ci), cmd: c.linkCmds.disconnect}, r.now)
 	}
 	if linkDown && !c.crashed {
 		r.push(event{kind: evLinkDown, sticky: true, client: int16(ci), link: downLink(ci), epoch: c.attempt, in: wire.LinkDown{}}, r.now)
@@ -148,7 +160,7 @@ func (r *Runner) closeLink(ci int) {
 		}
 	})
 	r.floor[downLink(ci)] = r.now
-	r.push(event{kind: evMuxToHost, sticky: true, client: int16(ci), link: upLink(ci), cmd: wire.Disconnect{Client: c.name}}, r.now)
+	r.push(event{kind: evMuxToHost, sticky: true, client: int16(ci), link: upLink(ci), cmd: c.linkCmds.disconnect}, r.now)
 }
 
 // killMux marks every live, non-sticky mux event of client ci dead, recording each loss.

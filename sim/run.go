@@ -110,6 +110,7 @@ type clientSim struct {
 	delayNext      int64
 	loseNext       int
 	pending        []request // outstanding HTTP requests, in the order they were sent
+	linkCmds       linkCmds  // its Connect and Disconnect, boxed once (kept across runs)
 }
 
 // NewRunner returns a Runner with empty buffers.
@@ -147,8 +148,11 @@ func (r *Runner) Run(cfg *Config, host wire.HostPort, clients map[string]wire.Cl
 			return &ConfigError{Step: -1, Field: "clients", Msg: "no client port for " + strconv.Quote(cc.Name)}
 		}
 		c := &r.cl[i]
-		pending := c.pending[:0]
-		*c = clientSim{name: cc.Name, cfg: cc, port: p, clk: newClock(cc.Clock), gen: -1, pending: pending}
+		pending, cmds := c.pending[:0], c.linkCmds
+		if cmds.name != cc.Name {
+			cmds = newLinkCmds(cc.Name)
+		}
+		*c = clientSim{name: cc.Name, cfg: cc, port: p, clk: newClock(cc.Clock), gen: -1, pending: pending, linkCmds: cmds}
 	}
 	if err := r.drawRandomFaults(); err != nil {
 		return err
