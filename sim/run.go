@@ -23,7 +23,7 @@ func Run(cfg Config, host wire.HostPort, clients map[string]wire.ClientPort) (*t
 // Runner runs configurations one after another, reusing its buffers (the fuzzer keeps one
 // per worker). A Runner is not safe for concurrent use.
 type Runner struct {
-	cfg  *Config
+	cfg  Config // a copy of the run's configuration (so a caller's Config need not escape)
 	host wire.HostPort
 	cl   []clientSim
 
@@ -89,7 +89,7 @@ const (
 
 type clientSim struct {
 	name string
-	cfg  *ClientConfig
+	cfg  ClientConfig
 	port wire.ClientPort
 	clk  clock
 
@@ -152,7 +152,7 @@ func (r *Runner) Run(cfg *Config, host wire.HostPort, clients map[string]wire.Cl
 		if cmds.name != cc.Name {
 			cmds = newLinkCmds(cc.Name)
 		}
-		*c = clientSim{name: cc.Name, cfg: cc, port: p, clk: newClock(cc.Clock), gen: -1, pending: pending, linkCmds: cmds}
+		*c = clientSim{name: cc.Name, cfg: *cc, port: p, clk: newClock(cc.Clock), gen: -1, pending: pending, linkCmds: cmds}
 	}
 	if err := r.drawRandomFaults(); err != nil {
 		return err
@@ -197,7 +197,7 @@ func (r *Runner) clientState(ci int, t int64) wire.ClientState {
 }
 
 func (r *Runner) reset(cfg *Config, host wire.HostPort, tr *trace.Trace) {
-	r.cfg, r.host = cfg, host
+	r.cfg, r.host = *cfg, host
 	if cap(r.cl) < len(cfg.Clients) {
 		r.cl = make([]clientSim, len(cfg.Clients))
 	}
@@ -246,10 +246,10 @@ func (r *Runner) reset(cfg *Config, host wire.HostPort, tr *trace.Trace) {
 func (r *Runner) release() {
 	for i := range r.cl {
 		r.cl[i].port = nil
-		r.cl[i].cfg = nil
+		r.cl[i].cfg = ClientConfig{}
 	}
 	clear(r.evs[:cap(r.evs)])
-	r.host, r.cfg, r.recs = nil, nil, nil
+	r.host, r.cfg, r.recs = nil, Config{}, nil
 }
 
 // links: 0 is the script; client i has 1+2i (host->client mux) and 2+2i (client->host mux).
