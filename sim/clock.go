@@ -37,6 +37,9 @@ func (c *clock) drift(now, ppm int64) {
 
 // simTime is the earliest simulator time t >= now at which the clock reads at least d.
 func (c *clock) simTime(now, d int64) int64 {
+	if c.ppm == 0 { // the usual clock: it reads d at t0 + (d - base)
+		return max(now, c.t0+d-c.base)
+	}
 	if c.at(now) >= d {
 		return now
 	}
