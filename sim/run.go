@@ -366,6 +366,9 @@ func (r *Runner) loop() {
 					r.ready = append(r.ready, k.slot)
 				}
 			}
+			if len(r.ready) == 1 && r.tmin > r.now && r.evs[r.ready[0]].kind != evAutoEnd {
+				r.take(0) // the only candidate of the instant (the usual case): no need to list it
+			}
 			continue
 		}
 		pick := 0
@@ -380,16 +383,21 @@ func (r *Runner) loop() {
 		case c < -1:
 			r.fireClientTimer(-2 - c)
 		default:
-			slot := r.ready[c]
-			e := r.evs[slot]
-			if c < len(r.ready)-1 {
-				copy(r.ready[c:], r.ready[c+1:])
-			}
-			r.ready = r.ready[:len(r.ready)-1]
-			r.release1(slot)
-			r.dispatch(&e)
+			r.take(c)
 		}
 	}
+}
+
+// take removes ready event c from the ready set and dispatches it.
+func (r *Runner) take(c int) {
+	slot := r.ready[c]
+	e := r.evs[slot]
+	if c < len(r.ready)-1 {
+		copy(r.ready[c:], r.ready[c+1:])
+	}
+	r.ready = r.ready[:len(r.ready)-1]
+	r.release1(slot)
+	r.dispatch(&e)
 }
 
 // buildCands lists what may happen next at the current instant: due timers (host, then
@@ -397,6 +405,9 @@ func (r *Runner) loop() {
 // its head.
 func (r *Runner) buildCands() {
 	r.cands = r.cands[:0]
+	if len(r.ready) == 0 && r.tmin > r.now {
+		return // the usual end of an instant: nothing left, no timer due
+	}
 	if r.tmin <= r.now {
 		if r.hostHas && r.hostAt <= r.now {
 			r.cands = append(r.cands, -1)
