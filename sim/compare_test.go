@@ -442,32 +442,35 @@ func clockMockRace(seed uint64) (settled, cancels int, steps int) {
 
 func TestCompareGoroutineModels(t *testing.T) {
 	// Batches of each, interleaved; the best batch of each counts (the machine may be
-	// shared: the minimum is the least disturbed measurement of either).
-	const batches, runs = 5, 40
+	// shared: the minimum is the least disturbed measurement of either). Each batch lasts
+	// a few milliseconds on either side: a simulator run is ~10x shorter, so its batches
+	// have 10x the runs (a 40-run batch of it, under half a millisecond, measured the
+	// timer and the synctest batches' garbage more than the simulator).
+	const batches, simRuns, syncRuns = 5, 400, 40
 	r := NewRunner()
 	var tr trace.Trace
 	simPer, syncPer := time.Duration(1<<62), time.Duration(1<<62)
 	recs := 0
 	for b := 0; b < batches; b++ {
 		start := time.Now()
-		for i := 0; i < runs; i++ {
-			settled, err := raceSim(r, &tr, uint64(b*runs+i))
+		for i := 0; i < simRuns; i++ {
+			settled, err := raceSim(r, &tr, uint64(b*simRuns+i))
 			if err != nil || settled != 3 {
 				t.Fatalf("sim: settled %d, %v", settled, err)
 			}
 			recs = len(tr.Records)
 		}
-		simPer = min(simPer, time.Since(start)/runs)
+		simPer = min(simPer, time.Since(start)/simRuns)
 		start = time.Now()
-		for i := 0; i < runs; i++ {
+		for i := 0; i < syncRuns; i++ {
 			synctest.Test(t, func(t *testing.T) {
-				settled, cancels := goroutineRace(realClock{}, uint64(b*runs+i))
+				settled, cancels := goroutineRace(realClock{}, uint64(b*simRuns+i*(simRuns/syncRuns)))
 				if settled != 3 || cancels != 3 {
 					t.Fatalf("synctest model: settled %d cancels %d", settled, cancels)
 				}
 			})
 		}
-		syncPer = min(syncPer, time.Since(start)/runs)
+		syncPer = min(syncPer, time.Since(start)/syncRuns)
 	}
 	// benbjohnson/clock, stepped: each Add sleeps 1 ms, so a few runs suffice
 	const mockRuns = 3
