@@ -149,19 +149,10 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	if !knownMutant("simrun replay", *mutantName, stderr) {
 		return 2
 	}
-	data, err := os.ReadFile(paths[0])
-	if err != nil {
-		fmt.Fprintln(stderr, "simrun:", err)
+	r, ok := runScenarioFile(paths[0], "replay", seed.v, *mutantName, stderr)
+	if !ok {
 		return 2
 	}
-	if bytes.HasPrefix(data, []byte(golden.Banner)) {
-		fmt.Fprintf(stderr, "simrun: %s is a transcript; replay its scenario file (the .yaml written beside it)\n", paths[0])
-		return 2
-	}
-	opts := harness.DefaultOptions()
-	opts.Seed = seed.v
-	opts.Mutant = *mutantName
-	r := harness.Run(harness.FileEntry(paths[0], data), opts)
 	if r.Transcript != nil {
 		stdout.Write(r.Transcript)
 	}
@@ -170,6 +161,26 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, l)
 	}
 	return harness.Summarize([]*harness.Result{r}).ExitCode()
+}
+
+// runScenarioFile reads one scenario file and runs it through the harness, as replay,
+// timeline and shrink do: at seed (0: its own), with the named mutant. A file it cannot
+// read, or a transcript given instead of its scenario (verb says what the command would
+// do with the scenario), is reported on stderr and ok is false: bad usage, exit 2.
+func runScenarioFile(file, verb string, seed uint64, mutantName string, stderr io.Writer) (r *harness.Result, ok bool) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		fmt.Fprintln(stderr, "simrun:", err)
+		return nil, false
+	}
+	if bytes.HasPrefix(data, []byte(golden.Banner)) {
+		fmt.Fprintf(stderr, "simrun: %s is a transcript; %s its scenario file (the .yaml written beside it)\n", file, verb)
+		return nil, false
+	}
+	opts := harness.DefaultOptions()
+	opts.Seed = seed
+	opts.Mutant = mutantName
+	return harness.Run(harness.FileEntry(file, data), opts), true
 }
 
 func cmdCoverage(args []string, stdout, stderr io.Writer) int {

@@ -1,18 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/twosettle/twosettle/explore"
-	"github.com/twosettle/twosettle/golden"
-	"github.com/twosettle/twosettle/harness"
 )
 
 func init() {
@@ -44,20 +40,12 @@ func shrinkMain(args []string, stdout, stderr io.Writer) int {
 	if !knownMutant("simrun shrink", *mutantName, stderr) {
 		return 2
 	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		fmt.Fprintln(stderr, "simrun:", err)
-		return 2
-	}
-	if bytes.HasPrefix(data, []byte(golden.Banner)) {
-		fmt.Fprintf(stderr, "simrun: %s is a transcript; shrink its scenario file (the .yaml written beside it)\n", file)
-		return 2
-	}
 	// Through the harness first, as simrun replay runs it: an invalid scenario (decoding,
 	// an unexpected refusal) is reported the way simrun check reports it.
-	opts := harness.DefaultOptions()
-	opts.Mutant = *mutantName
-	r := harness.Run(harness.FileEntry(file, data), opts)
+	r, ok := runScenarioFile(file, "shrink", 0, *mutantName, stderr)
+	if !ok {
+		return 2
+	}
 	if r.Invalid != nil {
 		fmt.Fprintln(stderr, r.Invalid)
 		return 2

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/twosettle/twosettle/explore"
-	"github.com/twosettle/twosettle/golden"
 	"github.com/twosettle/twosettle/harness"
 	"github.com/twosettle/twosettle/timeline"
 )
@@ -50,19 +47,10 @@ func timelineMain(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	file := paths[0]
-	data, err := os.ReadFile(file)
-	if err != nil {
-		fmt.Fprintln(stderr, "simrun:", err)
+	r, ok := runScenarioFile(file, "draw", seed.v, *mutantName, stderr)
+	if !ok {
 		return 2
 	}
-	if bytes.HasPrefix(data, []byte(golden.Banner)) {
-		fmt.Fprintf(stderr, "simrun: %s is a transcript; draw its scenario file (the .yaml written beside it)\n", file)
-		return 2
-	}
-	opts := harness.DefaultOptions()
-	opts.Seed = seed.v
-	opts.Mutant = *mutantName
-	r := harness.Run(harness.FileEntry(file, data), opts)
 	if r.Invalid != nil {
 		fmt.Fprintln(stderr, r.Invalid)
 		return 2
