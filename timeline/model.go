@@ -420,28 +420,26 @@ func (b *builder) direct(i int, r trace.Record, p wire.Direct) {
 	}
 }
 
+// asked opens the call a tool call or a run_code sub-call of ask_user_question starts.
+func (b *builder) asked(i int, t int64, s, name, callID, args string) {
+	if name != toolAsk {
+		return
+	}
+	c := b.call(s, callID, t, i)
+	c.questions = argQuestions(args)
+	if c.state() == "" {
+		c.set(stateOpen, t, i)
+	}
+}
+
 // appended reads the log events that name a question call: its tool call (or run_code
 // sub-call), its tool result and an admitted late reply.
 func (b *builder) appended(i int, t int64, s string, e session.Event) {
 	switch d := e.Data.(type) {
 	case session.ToolCall:
-		if d.Name != toolAsk {
-			return
-		}
-		c := b.call(s, d.CallID, t, i)
-		c.questions = argQuestions(d.Arguments)
-		if c.state() == "" {
-			c.set(stateOpen, t, i)
-		}
+		b.asked(i, t, s, d.Name, d.CallID, d.Arguments)
 	case session.PTCDispatchStart:
-		if d.Name != toolAsk {
-			return
-		}
-		c := b.call(s, d.SubCallID, t, i)
-		c.questions = argQuestions(d.Arguments)
-		if c.state() == "" {
-			c.set(stateOpen, t, i)
-		}
+		b.asked(i, t, s, d.Name, d.SubCallID, d.Arguments)
 	case session.ToolResult:
 		c := b.known(s, d.CallID)
 		if c == nil {
