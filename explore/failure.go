@@ -35,12 +35,10 @@ type Failure struct {
 // through the harness. It returns the YAML and the transcript simrun replay prints.
 func Final(r *Runner, s *scenarios.Scenario, seed uint64, invariant string, opts Options) (yaml, transcript []byte, err error) {
 	s = clone(s)
-	out, _ := r.Run(s)
-	if !out.Has(invariant) {
-		return nil, nil, errors.New("the scenario no longer fails with " + invariant)
-	}
 	s.Seed = seed
-	return finish(r, s, invariant, opts, SeedName(seed), "simrun fuzz seed "+strconv.FormatUint(seed, 10)+" fails "+failureText(invariant, out.Message()))
+	return finish(r, s, invariant, opts, SeedName(seed), func(out *Outcome) string {
+		return "simrun fuzz seed " + strconv.FormatUint(seed, 10) + " fails " + failureText(invariant, out.Message())
+	})
 }
 
 // failureText is "INV-…: message" on one line, naming the invariant once (a violation's
@@ -53,15 +51,16 @@ func failureText(invariant, message string) string {
 	return invariant + ": " + message
 }
 
-// finish is Final's work after the naming: it marks s's refusals (s is modified), names
-// it, encodes it and checks the decoded YAML reproduces invariant.
-func finish(r *Runner, s *scenarios.Scenario, invariant string, opts Options, name, summary string) (yaml, transcript []byte, err error) {
+// finish is Final's work after the naming: it runs s once, marks its refusals (s is
+// modified), names it, summarises it from that run, encodes it and checks the decoded
+// YAML reproduces invariant.
+func finish(r *Runner, s *scenarios.Scenario, invariant string, opts Options, name string, summary func(*Outcome) string) (yaml, transcript []byte, err error) {
 	out, _ := r.Run(s)
 	if !out.Has(invariant) {
 		return nil, nil, errors.New("the scenario no longer fails with " + invariant)
 	}
 	Refusals(s, out.Plan, out.Trace)
-	s.Name, s.Summary = name, summary
+	s.Name, s.Summary = name, summary(&out)
 	if err := scenarios.Validate(s); err != nil {
 		return nil, nil, errors.New("the shrunk scenario is not valid: " + err.Error())
 	}

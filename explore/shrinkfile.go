@@ -51,9 +51,11 @@ func ShrinkScenario(s *scenarios.Scenario, opts Options, b ShrinkBudget) (*Shrun
 	res.Stats = st
 	name := strings.TrimSuffix(s.Name, "-shrunk") + "-shrunk"
 	why := failureText(res.Invariant, res.Message)
-	summary := func(x *scenarios.Scenario) string {
-		return "simrun shrink of " + s.Name + " (" + strconv.Itoa(len(s.Steps)) + " -> " + strconv.Itoa(len(x.Steps)) +
-			" steps) fails " + why
+	summary := func(x *scenarios.Scenario) func(*Outcome) string {
+		return func(*Outcome) string {
+			return "simrun shrink of " + s.Name + " (" + strconv.Itoa(len(s.Steps)) + " -> " + strconv.Itoa(len(x.Steps)) +
+				" steps) fails " + why
+		}
 	}
 	yaml, transcript, err := finish(r, small, res.Invariant, opts, name, summary(small))
 	if err != nil && small != c {
