@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"errors"
+	"github.com/twosettle/twosettle/scenarios"
 	"runtime"
 	"sort"
 	"strconv"
@@ -274,6 +275,16 @@ func (c *Campaign) one(ctx context.Context, r *Runner, i, seed uint64) result {
 	f := &Failure{Seed: seed, Invariant: out.Invariant(), Message: oneLine(out.Message()), Steps: len(s.Steps)}
 	res.failure = f
 	shrunk := s
+	if out.Kind == HostLost {
+		// A lost host is no verdict to shrink: keep the generated scenario as it is, so
+		// the run can be retried against the host as it was.
+		if c.OutDir != "" {
+			s.Name = SeedName(seed)
+			f.File, f.Transcript, _ = Write(c.OutDir, SeedName(seed), scenarios.Encode(s), []byte("# "+oneLine(out.Message())+"\n"))
+		}
+		f.ShrunkTo = len(s.Steps)
+		return res
+	}
 	if !c.NoShrink && out.Kind != InvalidScenario {
 		b := c.Shrink
 		b.Ctx = ctx

@@ -69,19 +69,9 @@ func finish(r *Runner, s *scenarios.Scenario, invariant string, opts Options, na
 	if err != nil {
 		return nil, nil, errors.New("the shrunk scenario does not decode: " + err.Error())
 	}
-	if opts.NewHost != nil {
-		// Another host than the reference one: simrun replay cannot build it, so the
-		// check and the transcript come from this runner.
-		o, _ := r.Run(back)
-		if o.Invariant() != invariant {
-			return nil, nil, errors.New("the decoded scenario does not reproduce " + invariant)
-		}
-		t := golden.FromTrace(back.Name, o.Trace, o.Verdict.String())
-		return yaml, t.Render(), nil
-	}
 	res := &harness.Result{}
 	ho := harness.DefaultOptions()
-	ho.Mutant = opts.Mutant
+	ho.Mutant, ho.Host = opts.Mutant, opts.Host
 	harness.RunScenario(res, back, ho)
 	switch {
 	case res.Invalid != nil:

@@ -16,8 +16,8 @@ type droppingHost struct {
 	buf    []wire.Effect
 }
 
-func newDroppingHost(cfg host.Config) (wire.HostPort, error) {
-	h, err := host.New(cfg)
+func newDroppingHost(cfg wire.HostConfig) (wire.HostPort, error) {
+	h, err := host.New(host.Config{ToolMode: cfg.ToolMode, DefaultTimeoutSec: cfg.DefaultTimeoutSec, WriteWindowMs: cfg.WriteWindowMs})
 	if err != nil {
 		return nil, err
 	}
@@ -48,4 +48,4 @@ func (d *droppingHost) Apply(now int64, cmd wire.Command) ([]wire.Effect, error)
 	return d.buf, err
 }
 
-var buggy = Options{NewHost: newDroppingHost}
+var buggy = Options{Host: newDroppingHost}

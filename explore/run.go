@@ -2,10 +2,9 @@ package explore
 
 import (
 	"errors"
+	"io"
 	"strings"
 
-	"github.com/twosettle/twosettle/engine/client"
-	"github.com/twosettle/twosettle/engine/host"
 	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/harness"
 	"github.com/twosettle/twosettle/oracle"
@@ -20,19 +19,25 @@ type Options struct {
 	// (host.Config.Mutant) and every client (client.Config.Mutant) get it; "" is the
 	// correct engine.
 	Mutant string
-	// NewHost builds the host from the scenario's host configuration; nil builds the
-	// reference host (engine/host.New).
-	NewHost func(host.Config) (wire.HostPort, error)
+	// Host builds each run's host (shared by the workers: it must be safe for concurrent
+	// use); nil is the reference host with Mutant. With Host set, Mutant reaches only the
+	// clients.
+	Host harness.HostFactory
+}
+
+// hosts is the factory a run uses.
+func (o Options) hosts() harness.HostFactory {
+	if o.Host != nil {
+		return o.Host
+	}
+	return harness.ReferenceHost(o.Mutant)
 }
 
 // CheckOptions reports whether opts can build a host (an unknown mutant cannot).
 func CheckOptions(opts Options) error {
-	cfg := host.Config{Mutant: opts.Mutant}
-	var err error
-	if opts.NewHost != nil {
-		_, err = opts.NewHost(cfg)
-	} else {
-		_, err = host.New(cfg)
+	h, err := opts.hosts()(wire.HostConfig{})
+	if c, ok := h.(io.Closer); ok {
+		c.Close()
 	}
 	return err
 }
@@ -45,6 +50,9 @@ const (
 	// InvalidScenario: the scenario could not run (the host refused its configuration,
 	// the simulator refused a step): a generator bug, never the engine's.
 	InvalidScenario = "INVALID"
+	// HostLost: the host was lost (an external host crashed, hung or broke the
+	// protocol). Not shrunk: the run is broken, not a verdict on the scenario.
+	HostLost = "HOST-LOST"
 )
 
 // Outcome is what one run produced. Trace and Plan are valid until the Runner's next Run.
@@ -146,31 +154,20 @@ func (r *Runner) checker(s *scenarios.Scenario) *oracle.Checker {
 func (r *Runner) Run(s *scenarios.Scenario) (Outcome, Reached) {
 	plan := harness.Compile(s, 0)
 	out := Outcome{Plan: plan, Trace: &r.tr}
-	plan.Host.Mutant = r.opts.Mutant
-	var h wire.HostPort
-	var err error
-	if r.opts.NewHost != nil {
-		h, err = r.opts.NewHost(plan.Host)
-	} else {
-		h, err = host.New(plan.Host)
-	}
-	if err != nil {
-		out.Kind, out.Err = InvalidScenario, errors.New("the host refused its configuration: "+err.Error())
-		return out, 0
-	}
-	clear(r.ports)
-	for _, c := range plan.Clients {
-		c.Mutant = r.opts.Mutant
-		r.ports[c.Name] = client.New(c)
-	}
-	err = r.sim.Run(&plan.Sim, h, r.ports, &r.tr)
+	x := harness.Execute(plan, r.opts.hosts(), r.opts.Mutant, r.sim, r.ports, &r.tr)
 	var ce *sim.ConfigError
 	switch {
-	case errors.As(err, &ce):
-		out.Kind, out.Err = InvalidScenario, errors.New("the simulator refused the scenario: "+err.Error())
+	case x.Lost != nil:
+		out.Kind, out.Err = HostLost, errors.New("the host was lost: "+x.Lost.Err.Error())
 		return out, 0
-	case err != nil:
-		out.Kind, out.Err = RunError, errors.New("the run failed: "+err.Error())
+	case x.ConfigErr != nil:
+		out.Kind, out.Err = InvalidScenario, errors.New("the host refused its configuration: "+x.ConfigErr.Error())
+		return out, 0
+	case errors.As(x.SimErr, &ce):
+		out.Kind, out.Err = InvalidScenario, errors.New("the simulator refused the scenario: "+x.SimErr.Error())
+		return out, 0
+	case x.SimErr != nil:
+		out.Kind, out.Err = RunError, errors.New("the run failed: "+x.SimErr.Error())
 	}
 	out.Verdict = r.checker(s).Check(&r.tr)
 	return out, r.sit.scan(&r.tr, s)

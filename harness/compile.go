@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/twosettle/twosettle/engine/client"
-	"github.com/twosettle/twosettle/engine/host"
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/scenarios"
@@ -19,7 +18,7 @@ import (
 type Plan struct {
 	Seed    uint64
 	Sim     sim.Config
-	Host    host.Config
+	Host    wire.HostConfig
 	Clients []client.Config // in sim.Config.Clients order
 	// Origin[i] is the scenario step index of sim step i (-1: a Session opened at time 0
 	// or an expectation's probe).
@@ -45,7 +44,7 @@ func Compile(s *scenarios.Scenario, seed uint64) *Plan {
 		seed = scenarios.DefaultSeed
 	}
 	p := &Plan{Seed: seed, Probes: map[scenarios.Duration]string{}, ServiceIDs: scenarios.ServiceIDs(s)}
-	p.Host = host.Config{ToolMode: s.Mode}
+	p.Host = wire.HostConfig{ToolMode: s.Mode}
 	if s.Timeout != nil {
 		p.Host.DefaultTimeoutSec = int(*s.Timeout)
 	}

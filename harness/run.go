@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/twosettle/twosettle/engine/client"
-	"github.com/twosettle/twosettle/engine/host"
 	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/golden"
 	"github.com/twosettle/twosettle/oracle"
@@ -50,8 +48,14 @@ type Options struct {
 	// Oracle checks the trace; nil runs none (the transcript then has no verdict).
 	Oracle Oracle
 	// Mutant switches on a named bug of the reference engine (engine/mutant): the host and
-	// every client get it, and each acts on its own side's mutants.
+	// every client get it, and each acts on its own side's mutants. With Host set, only
+	// the clients get it.
 	Mutant string
+	// Host builds the host the scenario runs against; nil is ReferenceHost(Mutant).
+	Host HostFactory
+	// AnyRefusalText accepts a refusal whatever its words where a step says refused:
+	// (another host's refusals are its own words, docs/PROTOCOL.md).
+	AnyRefusalText bool
 }
 
 // DefaultOptions runs the reference oracle.
@@ -110,6 +114,9 @@ type Result struct {
 	Golden GoldenOutcome
 	// HostConfigErr is the host's refusal of its configuration, if it refused it.
 	HostConfigErr error
+	// Lost is set when the host was lost during the run (an external host that crashed,
+	// hung or broke the protocol): the run is broken, not a verdict.
+	Lost *wire.PortLost
 }
 
 // Status classifies the result.
@@ -154,9 +161,19 @@ func RunScenario(r *Result, s *scenarios.Scenario, opts Options) {
 	r.Scenario = s
 	plan := Compile(s, opts.Seed)
 	r.Seed = plan.Seed
-	plan.Host.Mutant = opts.Mutant
-	h, err := host.New(plan.Host)
-	if err != nil {
+	hosts := opts.Host
+	if hosts == nil {
+		hosts = ReferenceHost(opts.Mutant)
+	}
+	tr := &trace.Trace{}
+	x := Execute(plan, hosts, opts.Mutant, sim.NewRunner(), map[string]wire.ClientPort{}, tr)
+	if x.Lost != nil {
+		r.Lost = x.Lost
+		r.Trace = tr
+		r.Failures = append(r.Failures, Failure{Pos: s.Pos, Msg: "the host was lost: " + x.Lost.Err.Error()})
+		return
+	}
+	if err := x.ConfigErr; err != nil {
 		r.HostConfigErr = err
 		r.Trace = &trace.Trace{Seed: plan.Seed}
 		t := golden.Transcript{Scenario: s.Name, Seed: plan.Seed, Final: []string{"final t=0", "host refused its configuration: " + err.Error()}}
@@ -165,13 +182,7 @@ func RunScenario(r *Result, s *scenarios.Scenario, opts Options) {
 		r.Transcript = t.Render()
 		return
 	}
-	ports := make(map[string]wire.ClientPort, len(plan.Clients))
-	for _, c := range plan.Clients {
-		c.Mutant = opts.Mutant
-		ports[c.Name] = client.New(c)
-	}
-	tr, err := sim.Run(plan.Sim, h, ports)
-	if err != nil {
+	if err := x.SimErr; err != nil {
 		var ce *sim.ConfigError
 		if errors.As(err, &ce) && ce.Step >= 0 && ce.Step < len(plan.Origin) && plan.Origin[ce.Step] >= 0 {
 			st := s.Steps[plan.Origin[ce.Step]]
@@ -182,14 +193,10 @@ func RunScenario(r *Result, s *scenarios.Scenario, opts Options) {
 			r.Invalid = scenarios.Errors{{Pos: s.Pos, Msg: "the simulator cannot run this scenario: " + err.Error()}}
 			return
 		}
-		if tr == nil {
-			r.Failures = append(r.Failures, Failure{Pos: s.Pos, Msg: "the run failed: " + err.Error()})
-			return
-		}
 		r.Failures = append(r.Failures, Failure{Pos: s.Pos, Msg: "the run failed: " + err.Error()})
 	}
 	r.Trace = tr
-	if err := r.checkRefusals(s, plan); err != nil {
+	if err := r.checkRefusals(s, plan, opts.AnyRefusalText); err != nil {
 		r.Invalid = err
 		return
 	}
@@ -219,7 +226,7 @@ func (r *Result) addComments(t *golden.Transcript) {
 // checkRefusals traces every Reject record back to its step: an expected refusal is a
 // check; an unexpected one means the scenario asked for something impossible at that
 // point (invalid input, reported at the step's line).
-func (r *Result) checkRefusals(s *scenarios.Scenario, plan *Plan) error {
+func (r *Result) checkRefusals(s *scenarios.Scenario, plan *Plan, anyText bool) error {
 	refusedBy := map[int]string{} // scenario step -> error
 	var bad scenarios.Errors
 	for _, rf := range plan.Refusals(r.Trace) {
@@ -237,7 +244,7 @@ func (r *Result) checkRefusals(s *scenarios.Scenario, plan *Plan) error {
 			bad = append(bad, &scenarios.Error{Pos: st.Pos,
 				Msg:  "this step is impossible at " + st.At.String() + ": " + errText,
 				Hint: "change the step or its time; if the refusal is what the scenario shows, add refused: with a part of that message"})
-		case refused && !strings.Contains(errText, st.Refused):
+		case refused && !anyText && !strings.Contains(errText, st.Refused):
 			r.Failures = append(r.Failures, Failure{Pos: st.Pos, Msg: "the step was refused as expected, but with " + strconv.Quote(errText) + ", which does not contain " + strconv.Quote(st.Refused)})
 		case !refused && st.Refused != "":
 			r.Failures = append(r.Failures, Failure{Pos: st.Pos, Msg: "expected this step to be refused (" + strconv.Quote(st.Refused) + "), but it was taken"})

@@ -1,6 +1,9 @@
 package sim
 
 import (
+	"errors"
+	"strconv"
+
 	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/trace"
 )
@@ -11,6 +14,9 @@ import (
 // those are recorded and routed, then the host restarts with Restart{CutAfter: k}.
 func (r *Runner) applyHost(cmd wire.Command, crashable bool) {
 	effs, err := r.host.Apply(r.now, cmd)
+	if r.lostHost(err) {
+		return
+	}
 	if err != nil {
 		// refused; effects returned with the error are those of timers that came due
 		// before the command (the reference host's contract) and are routed as usual
@@ -59,6 +65,9 @@ func (r *Runner) restart(cutAfter int) {
 	r.cur.active = false
 	r.failUnanswered()
 	effs, err := r.host.Apply(r.now, wire.Restart{CutAfter: cutAfter})
+	if r.lostHost(err) {
+		return
+	}
 	if err != nil {
 		r.rec(trace.ActorHost, trace.Reject, 0, trace.Rejected{Input: wire.Restart{CutAfter: cutAfter}, Err: err.Error()})
 		r.fail("host refused to restart: " + err.Error())
@@ -188,3 +197,28 @@ func (r *Runner) draw(l Latency) int64 {
 	}
 	return l.Min + r.net.Int64N(l.Max-l.Min+1)
 }
+
+// lostHost stops the run when the host's port is lost (wire.PortLost: an external host
+// that is gone or broke the protocol): that is no refusal of the command, and nothing
+// after it can be judged. The run's error wraps the PortLost.
+func (r *Runner) lostHost(err error) bool {
+	var lost *wire.PortLost
+	if err == nil || !errors.As(err, &lost) {
+		return false
+	}
+	if r.err == nil {
+		r.err = &hostLostError{at: r.now, lost: lost}
+	}
+	return true
+}
+
+type hostLostError struct {
+	at   int64
+	lost *wire.PortLost
+}
+
+func (e *hostLostError) Error() string {
+	return "sim: t=" + strconv.FormatInt(e.at, 10) + ": the host was lost: " + e.lost.Err.Error()
+}
+
+func (e *hostLostError) Unwrap() error { return e.lost }

@@ -1,0 +1,28 @@
+// Package conform is the conformance runner: it drives a host in any language, a
+// process speaking the twosettle-conform/1 protocol on its stdin and stdout
+// (docs/PROTOCOL.md), through the scenario library and the swarm fuzzer, and judges it
+// as the reference engine is judged: the scenarios' expectations, the invariant oracle,
+// and the reference engine's transcript of the same scenario and seed.
+//
+// Contract:
+//   - The runner owns time and every id it can (Sessions, clients, calls, RPC and stream
+//     ids); a run against a host is as deterministic and replayable as the host is. What
+//     a host mints (waterfall event ids, inbox message ids) and the words of its refusals
+//     are its own: Comparable normalises exactly those, nothing else.
+//   - A host is a Process in its own process group, held to a per-message timeout and a
+//     maximum line size; any protocol failure (a crash, a hang, malformed or out-of-turn
+//     output, a reply to the wrong request) loses it: the run is reported broken, with the
+//     host's exit status and the tail of its stderr, never as a pass. Every process is
+//     killed and reaped at the end, on a failure and on Ctrl-C.
+//   - A Pool gives each concurrent run its own process and is a harness.HostFactory, so
+//     everything that runs scenarios (harness, explore, simrun, conform) runs them against
+//     a host process unchanged.
+//   - Features: a scenario that needs a feature the host does not declare is not
+//     applicable to it (Needs); an invariant that needs introspection is not checked for a
+//     host without it (NotChecked). The report says so per requirement id.
+//   - Serve is `conform refhost`: the reference host served over the protocol, the
+//     example adapter.
+//
+// Imports: the standard library, engine/host (Serve only), engine/wire, engine/session,
+// harness, explore, oracle, scenarios, sim, golden and trace.
+package conform

@@ -1,0 +1,315 @@
+package conform
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/twosettle/twosettle/explore"
+	"github.com/twosettle/twosettle/golden"
+	"github.com/twosettle/twosettle/harness"
+	"github.com/twosettle/twosettle/scenarios"
+)
+
+// Main is the conform command (cmd/conform): it returns the exit code (0 conformant, 1
+// a failure, 2 bad usage, invalid input or a host that does not speak the protocol).
+//
+//	conform --host 'CMD ARGS' [--seed N] [--json FILE] [--junit FILE] [--timeout D] [-v] [FILES|DIRS]
+//	conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR]
+//	conform refhost [--mutant NAME]
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "refhost":
+			return refhostMain(args[1:], stdin, stdout, stderr)
+		case "fuzz":
+			return fuzzMain(args[1:], stdout, stderr, env)
+		case "run":
+			args = args[1:]
+		case "help", "-h", "-help", "--help":
+			fmt.Fprint(stdout, usage)
+			return 0
+		}
+	}
+	return runMain(args, stdout, stderr, env)
+}
+
+const usage = `usage:
+  conform --host 'CMD ARGS' [--seed N] [--json FILE] [--junit FILE] [--timeout D] [--max-line N] [-v] [FILES|DIRS]
+      run the scenario library (or the given scenario files) against the host process
+  conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR]
+      run the swarm fuzzer against the host (one process per worker); failures are shrunk and written
+  conform refhost [--mutant NAME]
+      serve the reference host over the protocol on stdin/stdout (the example adapter)
+
+The protocol is twosettle-conform/1 (docs/PROTOCOL.md). Exit codes: 0 conformant, 1 a failure,
+2 bad usage, invalid input or a host that does not speak the protocol.
+`
+
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
+
+func refhostMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("conform refhost", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	mutant := fs.String("mutant", "", "switch on one of the reference engine's named bugs")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "conform refhost: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if err := Serve(stdin, stdout, *mutant, version()); err != nil {
+		fmt.Fprintln(stderr, "conform refhost:", err)
+		return 2
+	}
+	return 0
+}
+
+// hostFlags are the flags every command that drives a host has.
+type hostFlags struct {
+	host    string
+	timeout time.Duration
+	maxLine int
+}
+
+func (h *hostFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&h.host, "host", "", "the host command line (split like a shell's words; no shell features)")
+	fs.DurationVar(&h.timeout, "timeout", DefaultTimeout, "how long to wait for each host reply")
+	fs.IntVar(&h.maxLine, "max-line", DefaultMaxLine, "the largest line a host may write, in bytes")
+}
+
+// open starts the host's first process and reads its hello.
+func (h *hostFlags) open(name string, env []string, stderr io.Writer) (*Pool, HostInfo, bool) {
+	if h.host == "" {
+		fmt.Fprintf(stderr, "%s: --host 'CMD ARGS' is required (try --host 'conform refhost')\n", name)
+		return nil, HostInfo{}, false
+	}
+	if h.timeout <= 0 || h.maxLine <= 0 {
+		fmt.Fprintf(stderr, "%s: --timeout and --max-line must be positive\n", name)
+		return nil, HostInfo{}, false
+	}
+	argv, err := SplitCommand(h.host)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: --host: %v\n", name, err)
+		return nil, HostInfo{}, false
+	}
+	pool := NewPool(argv, ProcessOptions{Timeout: h.timeout, MaxLine: h.maxLine, Env: env})
+	info, err := pool.Hello()
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: the host cannot be used: %v\n", name, err)
+		pool.Close()
+		return nil, HostInfo{}, false
+	}
+	for _, f := range info.Features {
+		if !knownFeature(f) {
+			fmt.Fprintf(stderr, "%s: note: the host declares feature %q, which %s does not know; it is ignored\n", name, f, Protocol)
+		}
+	}
+	return pool, info, true
+}
+
+// interruptible closes pool on Ctrl-C or SIGTERM, so no host process outlives the runner.
+func interruptible(pool *Pool) (context.Context, func()) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, sigterm)
+	go func() { <-ctx.Done(); pool.Close() }()
+	return ctx, stop
+}
+
+func runMain(args []string, stdout, stderr io.Writer, env []string) int {
+	fs := flag.NewFlagSet("conform", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var hf hostFlags
+	hf.register(fs)
+	seed := fs.Uint64("seed", 0, "run every scenario at this seed instead of its own")
+	jsonOut := fs.String("json", "", "write the report as JSON to this file (- for stdout)")
+	junitOut := fs.String("junit", "", "write the report as JUnit XML to this file")
+	verbose := fs.Bool("v", false, "print each run's transcript as compared (host side)")
+	var paths []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		paths = append(paths, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	var entries []harness.Entry
+	if len(paths) == 0 {
+		entries = harness.Library("")
+	} else {
+		var err error
+		if entries, err = harness.Load(paths); err != nil {
+			fmt.Fprintln(stderr, "conform:", err)
+			return 2
+		}
+	}
+	var decoded []*scenarios.Scenario
+	bad := false
+	for _, e := range entries {
+		s, err := scenarios.Decode(e.Path, e.Data)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			bad = true
+			continue
+		}
+		decoded = append(decoded, s)
+	}
+	if bad {
+		return 2
+	}
+	pool, info, ok := hf.open("conform", env, stderr)
+	if !ok {
+		return 2
+	}
+	defer pool.Close()
+	ctx, stop := interruptible(pool)
+	defer stop()
+	rep := &Report{Protocol: Protocol, Command: hf.host, Host: info, NotChecked: NotChecked(info.Features)}
+	opts := Options{Pool: pool, Info: info, Command: hf.host, Seed: *seed, Verbose: *verbose}
+	for i, s := range decoded {
+		if ctx.Err() != nil {
+			fmt.Fprintln(stderr, "conform: interrupted")
+			break
+		}
+		r := RunScenario(s, entries[i].Path, opts)
+		rep.Scenarios = append(rep.Scenarios, r.Result)
+		if *verbose && r.Transcript != nil {
+			stdout.Write(r.Transcript)
+		}
+	}
+	var text bytes.Buffer
+	rep.WriteText(&text)
+	if *jsonOut == "-" {
+		if err := rep.WriteJSON(stdout); err != nil {
+			fmt.Fprintln(stderr, "conform: --json:", err)
+			return 2
+		}
+	} else {
+		stdout.Write(text.Bytes())
+	}
+	if *jsonOut != "" && *jsonOut != "-" {
+		var b bytes.Buffer
+		rep.WriteJSON(&b)
+		if err := golden.Write(*jsonOut, b.Bytes()); err != nil {
+			fmt.Fprintln(stderr, "conform: --json:", err)
+			return 2
+		}
+	}
+	if *junitOut != "" {
+		var b bytes.Buffer
+		rep.WriteJUnit(&b)
+		if err := golden.Write(*junitOut, b.Bytes()); err != nil {
+			fmt.Fprintln(stderr, "conform: --junit:", err)
+			return 2
+		}
+	}
+	if ctx.Err() != nil || !rep.Conformant() {
+		return 1
+	}
+	return 0
+}
+
+// fuzzFeatures are the features the swarm fuzzer's generated scenarios use.
+var fuzzFeatures = []string{FeaturePTC, FeatureRestart, FeatureCrashCut, FeatureInboxFaults, FeatureSleep, FeatureWriteWindow}
+
+func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
+	fs := flag.NewFlagSet("conform fuzz", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var hf hostFlags
+	hf.register(fs)
+	seeds := fs.Uint64("seeds", 0, "how many seeds the campaign covers (default 1000 without --duration)")
+	duration := fs.Duration("duration", 0, "stop starting new seeds after this much wall time")
+	start := fs.Uint64("start", 1, "the first seed")
+	shard := fs.String("shard", "", "run shard K of N of the campaign (K/N)")
+	workers := fs.Int("workers", 0, "parallel workers, one host process each (default: GOMAXPROCS)")
+	out := fs.String("out", "conform-failures", "the directory failures are written to (YAML + transcript)")
+	noShrink := fs.Bool("no-shrink", false, "write failures as generated, without shrinking")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "conform fuzz: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if *start == 0 || *duration < 0 || *workers < 0 {
+		fmt.Fprintln(stderr, "conform fuzz: --start is a positive seed; --duration and --workers cannot be negative")
+		return 2
+	}
+	c := explore.Campaign{Start: *start, Seeds: *seeds, Duration: *duration, Workers: *workers, OutDir: *out, NoShrink: *noShrink}
+	if c.Seeds == 0 && c.Duration == 0 {
+		c.Seeds = 1000
+	}
+	if *shard != "" {
+		k, n, err := explore.ParseShard(*shard)
+		if err != nil {
+			fmt.Fprintln(stderr, "conform fuzz: --shard:", err)
+			return 2
+		}
+		c.Shard, c.Shards = k, n
+	}
+	pool, info, ok := hf.open("conform fuzz", env, stderr)
+	if !ok {
+		return 2
+	}
+	defer pool.Close()
+	if miss := missing(fuzzFeatures, info.Features); len(miss) > 0 {
+		fmt.Fprintf(stderr, "conform fuzz: the fuzzer's scenarios use features the host does not declare: %s (run the library with conform --host instead)\n", strings.Join(miss, ", "))
+		return 2
+	}
+	c.Options = explore.Options{Host: pool.Factory}
+	c.OnFailure = func(f explore.Failure) {
+		fmt.Fprintf(stdout, "FAIL    seed %d: %s\n", f.Seed, f.Message)
+		switch {
+		case f.File != "":
+			fmt.Fprintf(stdout, "        wrote %s and %s\n", f.File, f.Transcript)
+			fmt.Fprintf(stdout, "        replay: conform --host %s -v %s\n", ShellQuote(hf.host), ShellQuote(f.File))
+		case f.WriteErr != "":
+			fmt.Fprintf(stdout, "        not written: %s\n", f.WriteErr)
+		}
+	}
+	ctx, stop := interruptible(pool)
+	defer stop()
+	rep, err := c.Run(ctx)
+	if err != nil {
+		fmt.Fprintln(stderr, "conform fuzz:", err)
+		return 2
+	}
+	what := fmt.Sprintf("%d seeds", rep.SeedsRun)
+	if rep.Interrupted {
+		what += ", interrupted"
+	}
+	names := map[string]int{}
+	for _, f := range rep.Failures {
+		names[f.Invariant]++
+	}
+	var inv []string
+	for n := range names {
+		inv = append(inv, n)
+	}
+	sort.Strings(inv)
+	fmt.Fprintf(stdout, "host %s %s: %s, %d failures in %s\n", info.Name, info.Version, what, len(rep.Failures), rep.Elapsed.Truncate(time.Millisecond))
+	for _, n := range inv {
+		fmt.Fprintf(stdout, "  %-32s %d\n", n, names[n])
+	}
+	fmt.Fprintf(stdout, "%d passed, %d failed\n", rep.SeedsRun-uint64(len(rep.Failures)), len(rep.Failures))
+	if len(rep.Failures) > 0 || rep.Interrupted {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,164 @@
+package conform
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/twosettle/twosettle/engine/wire"
+)
+
+// Protocol is the version this runner speaks (docs/PROTOCOL.md).
+const Protocol = "twosettle-conform/1"
+
+// Message types. Every line of the protocol is one JSON object whose "type" is one of
+// these; the runner's requests (start, apply, state) carry a number n that the host's
+// reply repeats.
+const (
+	TypeHello   = "hello"   // both ways, once, first
+	TypeStart   = "start"   // runner: a fresh host for one run, with its configuration
+	TypeStarted = "started" // host: the run started
+	TypeRefused = "refused" // host: it refuses that configuration (TOOL-3)
+	TypeApply   = "apply"   // runner: one HostPort command at time now
+	TypeApplied = "applied" // host: the command's effects, refusal, next deadline
+	TypeState   = "state"   // both ways: a snapshot request and its answer
+	TypeError   = "error"   // host: it cannot go on (the run is broken, not judged)
+	TypeBye     = "bye"     // runner: no more runs; the host exits
+)
+
+// Features a host may declare in its hello (docs/PROTOCOL.md, "Features"). A scenario
+// that needs a feature the host does not declare is not applicable to it; an invariant
+// that needs introspection is not checked for it.
+const (
+	FeaturePTC           = "ptc"           // run_code with sub-calls (tool/ptc-dispatch events)
+	FeatureRestart       = "restart"       // the restart command between commands
+	FeatureCrashCut      = "crash-cut"     // restart with cutAfter >= 0: a crash inside the previous apply
+	FeatureFork          = "fork"          // open-session with forkOf
+	FeatureDirect        = "direct"        // direct service calls (ask, askTimed, answer)
+	FeatureIntrospection = "introspection" // wait-note effects and the volatile part of the state
+	FeatureInboxFaults   = "inbox-faults"  // fail-inbox-write
+	FeatureSource        = "source"        // send with a source (a message from another producer)
+	FeatureSleep         = "sleep"         // the sleep tool ({"ms":N} takes virtual time)
+	FeatureWriteWindow   = "write-window"  // honours a configured write-behind window (else write-through)
+)
+
+// KnownFeatures lists every feature of this protocol version, sorted.
+func KnownFeatures() []string {
+	fs := []string{FeaturePTC, FeatureRestart, FeatureCrashCut, FeatureFork, FeatureDirect,
+		FeatureIntrospection, FeatureInboxFaults, FeatureSource, FeatureSleep, FeatureWriteWindow}
+	sort.Strings(fs)
+	return fs
+}
+
+func knownFeature(f string) bool {
+	for _, k := range KnownFeatures() {
+		if k == f {
+			return true
+		}
+	}
+	return false
+}
+
+// hostMessage is any line a host writes, decoded loosely; each reader checks the fields
+// its type needs and that nothing else is there.
+type hostMessage struct {
+	Type     string          `json:"type"`
+	N        *int64          `json:"n"`
+	Protocol string          `json:"protocol"`
+	Name     string          `json:"name"`
+	Version  string          `json:"version"`
+	Features []string        `json:"features"`
+	Error    *string         `json:"error"`
+	Message  string          `json:"message"`
+	Effects  json.RawMessage `json:"effects"`
+	Deadline *int64          `json:"deadline"`
+	State    json.RawMessage `json:"state"`
+}
+
+// allowed keys per host message type (strict decoding: anything else is a protocol error).
+var hostKeys = map[string][]string{
+	TypeHello:   {"type", "protocol", "name", "version", "features"},
+	TypeStarted: {"type", "n"},
+	TypeRefused: {"type", "n", "error"},
+	TypeApplied: {"type", "n", "effects", "error", "deadline"},
+	TypeState:   {"type", "n", "state"},
+	TypeError:   {"type", "n", "message"},
+}
+
+// decodeHostMessage decodes one line of host output strictly.
+func decodeHostMessage(line []byte) (*hostMessage, error) {
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(line, &keys); err != nil {
+		return nil, fmt.Errorf("not a JSON object: %v", err)
+	}
+	var m hostMessage
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("malformed message: %v", err)
+	}
+	allowed, ok := hostKeys[m.Type]
+	if !ok {
+		if m.Type == "" {
+			return nil, errors.New(`a message without a "type"`)
+		}
+		return nil, fmt.Errorf("unknown message type %q", m.Type)
+	}
+	for k := range keys {
+		found := false
+		for _, a := range allowed {
+			if k == a {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("%s message: unknown key %q", m.Type, k)
+		}
+	}
+	if m.Type != TypeHello && m.N == nil {
+		return nil, fmt.Errorf(`%s message without "n"`, m.Type)
+	}
+	return &m, nil
+}
+
+// Request encoders: compact, canonical JSON lines (with their newline).
+
+func helloLine() []byte {
+	b := []byte(`{"type":"hello","protocol":`)
+	b = wire.AppendJSONString(b, Protocol)
+	b = append(b, `,"runner":`...)
+	b = wire.AppendJSONString(b, "twosettle conform")
+	return append(b, "}\n"...)
+}
+
+func startLine(n int64, cfg wire.HostConfig) []byte {
+	b := []byte(`{"type":"start","n":`)
+	b = strconv.AppendInt(b, n, 10)
+	b = append(b, `,"config":`...)
+	b = wire.AppendHostConfigJSON(b, cfg)
+	return append(b, "}\n"...)
+}
+
+func applyLine(b []byte, n, now int64, cmd wire.Command) ([]byte, error) {
+	b = append(b, `{"type":"apply","n":`...)
+	b = strconv.AppendInt(b, n, 10)
+	b = append(b, `,"now":`...)
+	b = strconv.AppendInt(b, now, 10)
+	b = append(b, `,"command":`...)
+	b, err := wire.AppendCommandJSON(b, cmd)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, "}\n"...), nil
+}
+
+func stateLine(n int64) []byte {
+	b := []byte(`{"type":"state","n":`)
+	b = strconv.AppendInt(b, n, 10)
+	return append(b, "}\n"...)
+}
+
+func byeLine() []byte { return []byte(`{"type":"bye"}` + "\n") }

@@ -1,0 +1,6 @@
+package conform
+
+import "syscall"
+
+// sigterm is the signal a job runner stops the conform command with.
+var sigterm = syscall.SIGTERM

@@ -1,0 +1,69 @@
+package harness
+
+import (
+	"errors"
+	"io"
+
+	"github.com/twosettle/twosettle/engine/client"
+	"github.com/twosettle/twosettle/engine/host"
+	"github.com/twosettle/twosettle/engine/wire"
+	"github.com/twosettle/twosettle/sim"
+	"github.com/twosettle/twosettle/trace"
+)
+
+// HostFactory builds a fresh host for one run from the scenario's host configuration.
+// It must be safe for concurrent use (a campaign's workers share it). An error that is a
+// *wire.PortLost means the host could not be reached: the run is broken, not a verdict.
+// Any other error is the host refusing that configuration (TOOL-3), which a transcript
+// records. If the port also implements io.Closer, the run path closes it exactly once,
+// after the final state was read, whatever happened.
+type HostFactory func(cfg wire.HostConfig) (wire.HostPort, error)
+
+// ReferenceHost is the factory of the reference host (engine/host) with mutant switched
+// on ("" none).
+func ReferenceHost(mutant string) HostFactory {
+	return func(cfg wire.HostConfig) (wire.HostPort, error) {
+		return host.New(host.Config{ToolMode: cfg.ToolMode, DefaultTimeoutSec: cfg.DefaultTimeoutSec, WriteWindowMs: cfg.WriteWindowMs, Mutant: mutant})
+	}
+}
+
+// Execution is what one Execute produced.
+type Execution struct {
+	// ConfigErr is the host's refusal of its configuration (nothing ran).
+	ConfigErr error
+	// SimErr is the simulator's refusal of the configuration (a *sim.ConfigError: nothing
+	// meaningful ran) or the error the run stopped with (the trace holds what ran).
+	SimErr error
+	// Lost is set when the host was lost (from the factory, an Apply, or after the run).
+	Lost *wire.PortLost
+}
+
+// Execute is the one run sequence of every scenario run (harness and explore): the host
+// from hosts, the reference clients of the plan (with clientMutant), the simulator into
+// tr, and the host closed at the end. runner may be reused between runs.
+func Execute(plan *Plan, hosts HostFactory, clientMutant string, runner *sim.Runner, ports map[string]wire.ClientPort, tr *trace.Trace) Execution {
+	var x Execution
+	h, err := hosts(plan.Host)
+	if err != nil {
+		if !errors.As(err, &x.Lost) {
+			x.ConfigErr = err
+		}
+		return x
+	}
+	if c, ok := h.(io.Closer); ok {
+		defer c.Close()
+	}
+	clear(ports)
+	for _, c := range plan.Clients {
+		c.Mutant = clientMutant
+		ports[c.Name] = client.New(c)
+	}
+	x.SimErr = runner.Run(&plan.Sim, h, ports, tr)
+	if x.Lost == nil {
+		errors.As(x.SimErr, &x.Lost)
+	}
+	if x.Lost == nil {
+		x.Lost = wire.LostOf(h)
+	}
+	return x
+}
