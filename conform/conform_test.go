@@ -101,7 +101,7 @@ func playHost(kind string) int {
 // testHost is a pool over this test binary playing kind.
 func testHost(t *testing.T, kind string, timeout time.Duration) *Pool {
 	t.Helper()
-	pool := NewPool([]string{os.Args[0]}, ProcessOptions{Timeout: timeout, MaxLine: 1 << 20, KillGrace: 300 * time.Millisecond, Env: []string{"CONFORM_TEST_HOST=" + kind}})
+	pool := NewPool([]string{testBinary()}, ProcessOptions{Timeout: timeout, MaxLine: 1 << 20, KillGrace: 300 * time.Millisecond, Env: []string{"CONFORM_TEST_HOST=" + kind}})
 	t.Cleanup(pool.Close)
 	return pool
 }
@@ -261,3 +261,5 @@ func TestSplitCommand(t *testing.T) {
 		}
 	}
 }
+
+func testBinary() string { return os.Args[0] }

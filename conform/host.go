@@ -1,7 +1,6 @@
 package conform
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -181,15 +180,11 @@ func (h *ProcessHost) Apply(now int64, cmd wire.Command) ([]wire.Effect, error) 
 	if err != nil {
 		return nil, err
 	}
-	var raws []json.RawMessage
-	if m.Effects == nil || string(m.Effects) == "null" {
+	if m.Effects == nil {
 		return nil, h.p.fail(fmt.Errorf(`the applied reply to %q (n=%d) has no "effects" array`, cmd.String(), n))
 	}
-	if err := json.Unmarshal(m.Effects, &raws); err != nil {
-		return nil, h.p.fail(fmt.Errorf(`the applied reply to %q (n=%d): "effects" is not an array: %v`, cmd.String(), n, err))
-	}
 	h.effs = h.effs[:0]
-	for i, raw := range raws {
+	for i, raw := range m.Effects {
 		e, err := wire.DecodeEffect(raw)
 		if err != nil {
 			return nil, h.p.fail(fmt.Errorf("the applied reply to %q (n=%d): effects[%d]: %v", cmd.String(), n, i, err))

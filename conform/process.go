@@ -228,10 +228,10 @@ func (p *Process) hello() error {
 	if m.Type != TypeHello {
 		return fmt.Errorf("the host did not say hello: its first message is %q", m.Type)
 	}
-	if m.Protocol != Protocol {
-		return fmt.Errorf("the host speaks protocol %q; this runner speaks %q", m.Protocol, Protocol)
+	if str(m.Protocol) != Protocol {
+		return fmt.Errorf("the host speaks protocol %q; this runner speaks %q", str(m.Protocol), Protocol)
 	}
-	if m.Name == "" {
+	if str(m.Name) == "" {
 		return errors.New(`the host's hello has no "name"`)
 	}
 	feats := append([]string(nil), m.Features...)
@@ -242,7 +242,7 @@ func (p *Process) hello() error {
 		}
 		seen[f] = true
 	}
-	p.info = HostInfo{Name: m.Name, Version: m.Version, Features: sortedStrings(feats)}
+	p.info = HostInfo{Name: str(m.Name), Version: str(m.Version), Features: sortedStrings(feats)}
 	return nil
 }
 
@@ -268,7 +268,7 @@ func (p *Process) request(line []byte, n int64, what string, want ...string) (*h
 		return nil, p.fail(err)
 	}
 	if m.Type == TypeError {
-		return nil, p.fail(fmt.Errorf("the host gave up at the %s request: %s", what, m.Message))
+		return nil, p.fail(fmt.Errorf("the host gave up at the %s request: %s", what, str(m.Message)))
 	}
 	ok := false
 	for _, w := range want {

@@ -62,42 +62,70 @@ func knownFeature(f string) bool {
 	return false
 }
 
-// hostMessage is any line a host writes, decoded loosely; each reader checks the fields
-// its type needs and that nothing else is there.
+// hostMessage is any line a host writes, decoded in one pass; decodeHostMessage checks
+// that only the keys of its type are there.
 type hostMessage struct {
-	Type     string          `json:"type"`
-	N        *int64          `json:"n"`
-	Protocol string          `json:"protocol"`
-	Name     string          `json:"name"`
-	Version  string          `json:"version"`
-	Features []string        `json:"features"`
-	Error    *string         `json:"error"`
-	Message  string          `json:"message"`
-	Effects  json.RawMessage `json:"effects"`
-	Deadline *int64          `json:"deadline"`
-	State    json.RawMessage `json:"state"`
+	Type     string            `json:"type"`
+	N        *int64            `json:"n"`
+	Protocol *string           `json:"protocol"`
+	Name     *string           `json:"name"`
+	Version  *string           `json:"version"`
+	Features []string          `json:"features"`
+	Error    *string           `json:"error"`
+	Message  *string           `json:"message"`
+	Effects  []json.RawMessage `json:"effects"`
+	Deadline *int64            `json:"deadline"`
+	State    json.RawMessage   `json:"state"`
+}
+
+// keys are the keys present in m (other than type).
+func (m *hostMessage) keys() []string {
+	var ks []string
+	add := func(set bool, k string) {
+		if set {
+			ks = append(ks, k)
+		}
+	}
+	add(m.N != nil, "n")
+	add(m.Protocol != nil, "protocol")
+	add(m.Name != nil, "name")
+	add(m.Version != nil, "version")
+	add(m.Features != nil, "features")
+	add(m.Error != nil, "error")
+	add(m.Message != nil, "message")
+	add(m.Effects != nil, "effects")
+	add(m.Deadline != nil, "deadline")
+	add(m.State != nil, "state")
+	return ks
+}
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }
 
 // allowed keys per host message type (strict decoding: anything else is a protocol error).
 var hostKeys = map[string][]string{
-	TypeHello:   {"type", "protocol", "name", "version", "features"},
-	TypeStarted: {"type", "n"},
-	TypeRefused: {"type", "n", "error"},
-	TypeApplied: {"type", "n", "effects", "error", "deadline"},
-	TypeState:   {"type", "n", "state"},
-	TypeError:   {"type", "n", "message"},
+	TypeHello:   {"protocol", "name", "version", "features"},
+	TypeStarted: {"n"},
+	TypeRefused: {"n", "error"},
+	TypeApplied: {"n", "effects", "error", "deadline"},
+	TypeState:   {"n", "state"},
+	TypeError:   {"n", "message"},
 }
 
 // decodeHostMessage decodes one line of host output strictly.
 func decodeHostMessage(line []byte) (*hostMessage, error) {
-	var keys map[string]json.RawMessage
-	if err := json.Unmarshal(line, &keys); err != nil {
-		return nil, fmt.Errorf("not a JSON object: %v", err)
-	}
 	var m hostMessage
 	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
 		return nil, fmt.Errorf("malformed message: %v", err)
+	}
+	if dec.More() {
+		return nil, errors.New("more than one JSON value on the line")
 	}
 	allowed, ok := hostKeys[m.Type]
 	if !ok {
@@ -106,13 +134,10 @@ func decodeHostMessage(line []byte) (*hostMessage, error) {
 		}
 		return nil, fmt.Errorf("unknown message type %q", m.Type)
 	}
-	for k := range keys {
+	for _, k := range m.keys() {
 		found := false
 		for _, a := range allowed {
-			if k == a {
-				found = true
-				break
-			}
+			found = found || k == a
 		}
 		if !found {
 			return nil, fmt.Errorf("%s message: unknown key %q", m.Type, k)
