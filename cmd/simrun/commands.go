@@ -38,6 +38,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	update := fs.Bool("update", false, "rewrite the goldens with this run's transcripts (review the diff)")
 	verbose := fs.Bool("v", false, "print every transcript")
 	asJSON := fs.Bool("json", false, "print one JSON object with the per-scenario results")
+	hostCmd := hostFlag(fs)
 	paths, ok := parse(fs, args, stderr)
 	if !ok {
 		return 2
@@ -59,8 +60,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	hosts, closeHost, ok := openHost("simrun run", *hostCmd, stderr)
+	if !ok {
+		return 2
+	}
+	defer closeHost()
 	opts := harness.DefaultOptions()
-	opts.Seed = seed.v
+	opts.Seed, opts.Host = seed.v, hosts
 	var results []*harness.Result
 	for _, e := range entries {
 		r := harness.Run(e, opts)
@@ -138,6 +144,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	var seed seedFlag
 	fs.Var(&seed, "seed", "replay at this seed instead of the scenario's own")
 	mutantName := fs.String("mutant", "", "replay against the reference engine with this named bug switched on (as `simrun fuzz --mutant` found it)")
+	hostCmd := hostFlag(fs)
 	paths, ok := parse(fs, args, stderr)
 	if !ok {
 		return 2
@@ -149,7 +156,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	if !knownMutant("simrun replay", *mutantName, stderr) {
 		return 2
 	}
-	r, ok := runScenarioFile(paths[0], "replay", seed.v, *mutantName, stderr)
+	r, ok := runScenarioFile(paths[0], "replay", seed.v, *mutantName, *hostCmd, stderr)
 	if !ok {
 		return 2
 	}
@@ -167,7 +174,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 // timeline and shrink do: at seed (0: its own), with the named mutant. A file it cannot
 // read, or a transcript given instead of its scenario (verb says what the command would
 // do with the scenario), is reported on stderr and ok is false: bad usage, exit 2.
-func runScenarioFile(file, verb string, seed uint64, mutantName string, stderr io.Writer) (r *harness.Result, ok bool) {
+func runScenarioFile(file, verb string, seed uint64, mutantName, hostCmd string, stderr io.Writer) (r *harness.Result, ok bool) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		fmt.Fprintln(stderr, "simrun:", err)
@@ -177,9 +184,14 @@ func runScenarioFile(file, verb string, seed uint64, mutantName string, stderr i
 		fmt.Fprintf(stderr, "simrun: %s is a transcript; %s its scenario file (the .yaml written beside it)\n", file, verb)
 		return nil, false
 	}
+	hosts, closeHost, ok := openHost("simrun "+verb, hostCmd, stderr)
+	if !ok {
+		return nil, false
+	}
+	defer closeHost()
 	opts := harness.DefaultOptions()
 	opts.Seed = seed
-	opts.Mutant = mutantName
+	opts.Mutant, opts.Host = mutantName, hosts
 	return harness.Run(harness.FileEntry(file, data), opts), true
 }
 

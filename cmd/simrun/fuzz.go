@@ -46,6 +46,7 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print one JSON object: seeds_run, failures, situations")
 	noShrink := fs.Bool("no-shrink", false, "write failures as generated, without shrinking")
 	mutant := fs.String("mutant", "", "run against the reference host with this named bug switched on")
+	hostCmd := hostFlag(fs)
 	rest, ok := parse(fs, args, stderr)
 	if !ok {
 		return 2
@@ -81,6 +82,12 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	hosts, closeHost, ok := openHost("simrun fuzz", *hostCmd, stderr)
+	if !ok {
+		return 2
+	}
+	defer closeHost()
+	c.Options.Host = hosts
 	term := isTerminal(stderr)
 	if !*asJSON {
 		c.OnFailure = func(f explore.Failure) {

@@ -26,6 +26,7 @@ const shrinkUsage = "usage: simrun shrink [--mutant NAME] [--out FILE2] [--budge
 func shrinkMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("simrun shrink", flag.ContinueOnError)
 	mutantName := fs.String("mutant", "", "run against the reference engine with this named bug switched on (as `simrun fuzz --mutant` found it)")
+	hostCmd := hostFlag(fs)
 	out := fs.String("out", "", "where to write the shrunk scenario (default: FILE with the suffix .shrunk.yaml)")
 	budget := fs.Duration("budget", time.Minute, "stop shrinking after this much wall time and keep the smallest case so far")
 	paths, ok := parse(fs, args, stderr)
@@ -42,7 +43,7 @@ func shrinkMain(args []string, stdout, stderr io.Writer) int {
 	}
 	// Through the harness first, as simrun replay runs it: an invalid scenario (decoding,
 	// an unexpected refusal) is reported the way simrun check reports it.
-	r, ok := runScenarioFile(file, "shrink", 0, *mutantName, stderr)
+	r, ok := runScenarioFile(file, "shrink", 0, *mutantName, *hostCmd, stderr)
 	if !ok {
 		return 2
 	}
@@ -54,7 +55,12 @@ func shrinkMain(args []string, stdout, stderr io.Writer) int {
 	if dest == "" {
 		dest = strings.TrimSuffix(strings.TrimSuffix(file, ".yaml"), ".yml") + ".shrunk.yaml"
 	}
-	sh, err := explore.ShrinkScenario(r.Scenario, explore.Options{Mutant: *mutantName},
+	hosts, closeHost, ok := openHost("simrun shrink", *hostCmd, stderr)
+	if !ok {
+		return 2
+	}
+	defer closeHost()
+	sh, err := explore.ShrinkScenario(r.Scenario, explore.Options{Mutant: *mutantName, Host: hosts},
 		explore.ShrinkBudget{Deadline: time.Now().Add(*budget)})
 	switch {
 	case errors.Is(err, explore.ErrPasses):

@@ -26,6 +26,7 @@ func timelineMain(args []string, stdout, stderr io.Writer) int {
 	var seed seedFlag
 	fs.Var(&seed, "seed", "run at this seed instead of the scenario's own")
 	mutantName := fs.String("mutant", "", "run against the reference engine with this named bug switched on")
+	hostCmd := hostFlag(fs)
 	out := fs.String("o", "", "the HTML file to write (- for stdout); required")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, timelineUsage)
@@ -47,7 +48,7 @@ func timelineMain(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	file := paths[0]
-	r, ok := runScenarioFile(file, "draw", seed.v, *mutantName, stderr)
+	r, ok := runScenarioFile(file, "draw", seed.v, *mutantName, *hostCmd, stderr)
 	if !ok {
 		return 2
 	}

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/twosettle/twosettle/conform"
+	"github.com/twosettle/twosettle/harness"
+)
+
+// hostFlag is --host 'CMD ARGS': run against a host process speaking twosettle-conform/1
+// (docs/PROTOCOL.md) instead of the in-process reference host.
+func hostFlag(fs *flag.FlagSet) *string {
+	return fs.String("host", "", "run against this host process over twosettle-conform/1 (e.g. 'conform refhost') instead of the reference host")
+}
+
+// openHost starts the host command's first process: nil factory and a no-op close for
+// "" (the reference host). A host that cannot be used is reported; ok is false (exit 2).
+func openHost(name, cmdline string, stderr io.Writer) (h harness.HostFactory, closeHost func(), ok bool) {
+	if cmdline == "" {
+		return nil, func() {}, true
+	}
+	argv, err := conform.SplitCommand(cmdline)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: --host: %v\n", name, err)
+		return nil, nil, false
+	}
+	pool := conform.NewPool(argv, conform.ProcessOptions{})
+	if _, err := pool.Hello(); err != nil {
+		fmt.Fprintf(stderr, "%s: the host cannot be used: %v\n", name, err)
+		pool.Close()
+		return nil, nil, false
+	}
+	return pool.Factory, pool.Close, true
+}
