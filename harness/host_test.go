@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/twosettle/twosettle/engine/wire"
+	"github.com/twosettle/twosettle/trace"
 )
 
 // countingHost wraps a host: it counts Apply calls and Close calls, and can be lost at
@@ -13,7 +14,7 @@ import (
 type countingHost struct {
 	wire.HostPort
 	applies, closes, lose int
-	lost               *wire.PortLost
+	lost                  *wire.PortLost
 }
 
 func (c *countingHost) Apply(now int64, cmd wire.Command) ([]wire.Effect, error) {
@@ -24,7 +25,7 @@ func (c *countingHost) Apply(now int64, cmd wire.Command) ([]wire.Effect, error)
 	}
 	return c.HostPort.Apply(now, cmd)
 }
-func (c *countingHost) Close() error          { c.closes++; return nil }
+func (c *countingHost) Close() error         { c.closes++; return nil }
 func (c *countingHost) Lost() *wire.PortLost { return c.lost }
 
 func firstLibraryScenario(t *testing.T) Entry {
@@ -71,7 +72,7 @@ func TestHostFactoryIsTheOneRunPath(t *testing.T) {
 			t.Fatalf("lost %v, status %s, closes %d, applies %d (the run must stop at the lost Apply)", r.Lost, r.Status(), c.closes, c.applies)
 		}
 		for _, rec := range r.Trace.Records {
-			if rec.Kind.String() == "reject" {
+			if rec.Kind == trace.Reject {
 				t.Fatalf("a lost host's error was recorded as a refusal: %s", rec)
 			}
 		}
