@@ -28,8 +28,13 @@
 //   - A golden is compared only at the scenario's own seed. A library scenario without a
 //     golden fails ("missing"); another file's golden sits beside it and is optional.
 //     Update writes goldens atomically, only for runs that were not invalid.
-//   - A host that refuses its configuration (host.New fails) produces a transcript of
+//   - A host that refuses its configuration (its factory fails) produces a transcript of
 //     that refusal and can only satisfy host-config expectations.
+//   - Any host: Options.Host is a HostFactory (nil: ReferenceHost, the in-process
+//     reference host). Execute is the one run sequence of harness and explore (factory,
+//     reference clients, simulator, Close); a host lost mid-run (wire.PortLost: an
+//     external process that crashed, hung or broke the protocol) stops the run, which is
+//     then broken (Result.Lost), never a pass.
 //
 // For generated scenarios (the fuzzer, the shrinker) RunScenario runs a
 // scenarios.Scenario value directly; scenarios.Encode writes it as the same YAML.

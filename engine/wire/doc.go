@@ -11,6 +11,10 @@
 //     JSON.stringify's escaping (AppendJSONString), never by encoding/json's reflection.
 //   - Opaque payloads (waterfall requests, stream items, RPC args and values) are raw JSON:
 //     the transport (engine/gateway) never looks inside them (GW-2).
+//   - The codec files (codec*.go) are the conformance protocol's JSON form of every
+//     Command, Effect, Frame, Session event, HostState and HostConfig: canonical,
+//     byte-stable, strict on decode (docs/PROTOCOL.md; the schemas in docs/protocol are
+//     derived from its samples).
 //   - The package holds no state and no behaviour beyond encoding and formatting.
 //
 // Imports: the standard library and engine/session (events appear in session updates).
