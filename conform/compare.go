@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/twosettle/twosettle/engine/session"
@@ -125,36 +126,43 @@ func inboxNames(v wire.InboxView, messages *renamer) {
 	}
 }
 
-// rename replaces every whole-token occurrence of a minted id in text.
+// rename replaces every occurrence of a minted id in text that stands alone: not
+// inside a longer run of id characters (letters, digits, - _ .). An id may hold any
+// character ("inbox/42"); the longest id that matches at a place wins.
 func rename(text string, rs ...*renamer) string {
+	byFirst := map[byte][]string{}
 	repl := map[string]string{}
 	for _, r := range rs {
 		for i, id := range r.order {
 			repl[id] = "⟨" + r.prefix + itoa(i+1) + "⟩"
+			byFirst[id[0]] = append(byFirst[id[0]], id)
 		}
 	}
 	if len(repl) == 0 {
 		return text
 	}
+	for _, ids := range byFirst {
+		sort.Slice(ids, func(i, j int) bool { return len(ids[i]) > len(ids[j]) })
+	}
 	var b strings.Builder
 	b.Grow(len(text))
 	for i := 0; i < len(text); {
-		if !tokenByte(text[i]) {
-			b.WriteByte(text[i])
-			i++
-			continue
+		if i == 0 || !tokenByte(text[i-1]) {
+			matched := ""
+			for _, id := range byFirst[text[i]] {
+				if strings.HasPrefix(text[i:], id) && (i+len(id) == len(text) || !tokenByte(text[i+len(id)])) {
+					matched = id
+					break
+				}
+			}
+			if matched != "" {
+				b.WriteString(repl[matched])
+				i += len(matched)
+				continue
+			}
 		}
-		j := i
-		for j < len(text) && tokenByte(text[j]) {
-			j++
-		}
-		tok := text[i:j]
-		if to, ok := repl[tok]; ok {
-			b.WriteString(to)
-		} else {
-			b.WriteString(tok)
-		}
-		i = j
+		b.WriteByte(text[i])
+		i++
 	}
 	return b.String()
 }
