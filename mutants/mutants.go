@@ -46,6 +46,11 @@ type Options struct {
 	Library   []harness.Entry
 	// OnRow is called with each mutant's row as it finishes (in any order).
 	OnRow func(Row)
+	// Host, when set, opens the host a mutant runs against (an external process serving
+	// the reference host with that mutant, e.g. conform refhost --mutant NAME) and the
+	// function that closes it; the clients still get the mutant in-process. nil: the
+	// reference host in-process.
+	Host func(mutant string) (harness.HostFactory, func(), error)
 
 	baselineFails func(seed uint64) bool // tests: stands in for the correct engine's verdict
 }
@@ -220,15 +225,26 @@ func (b *baseline) fails(r *explore.Runner, seed uint64) bool {
 // runOne is one mutant's row: the library, then the fuzz budget.
 func runOne(ctx context.Context, in mutant.Info, opts Options, lib []harness.Entry, base *baseline, baseRunner *explore.Runner) Row {
 	row := Row{Name: in.Name, Side: in.Side, Doc: in.Doc}
+	var hosts harness.HostFactory
+	if opts.Host != nil {
+		h, closeHost, err := opts.Host(in.Name)
+		if err != nil {
+			row.Message = "the host cannot be used: " + oneLine(err.Error())
+			row.Verdict = Survived
+			return row
+		}
+		defer closeHost()
+		hosts = h
+	}
 	if lib != nil {
-		row.Library = runLibrary(in.Name, lib)
+		row.Library = runLibrary(in.Name, lib, hosts)
 	}
 	t0 := time.Now()
 	var deadline time.Time
 	if opts.Budget > 0 {
 		deadline = t0.Add(opts.Budget)
 	}
-	r := explore.NewRunner(explore.Options{Mutant: in.Name})
+	r := explore.NewRunner(explore.Options{Mutant: in.Name, Host: hosts})
 	for i := uint64(0); i < opts.Seeds; i++ {
 		if ctx.Err() != nil {
 			break
@@ -270,11 +286,11 @@ func runOne(ctx context.Context, in mutant.Info, opts Options, lib []harness.Ent
 
 // runLibrary runs every library scenario against the mutant, goldens and expectations
 // included.
-func runLibrary(name string, lib []harness.Entry) Library {
+func runLibrary(name string, lib []harness.Entry, hosts harness.HostFactory) Library {
 	t0 := time.Now()
 	l := Library{Ran: true}
 	opts := harness.DefaultOptions()
-	opts.Mutant = name
+	opts.Mutant, opts.Host = name, hosts
 	for _, e := range lib {
 		r := harness.Run(e, opts)
 		l.Scenarios++

@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/twosettle/twosettle/conform"
+	"github.com/twosettle/twosettle/harness"
 	"io"
 	"os"
 	"os/signal"
@@ -30,6 +32,7 @@ func mutantsMain(args []string, stdout, stderr io.Writer) int {
 	only := fs.String("only", "", "comma-separated mutant names (default: all)")
 	noLib := fs.Bool("no-library", false, "skip the scenario library (fuzzing only)")
 	out := fs.String("out", "", "write each kill, shrunk, as DIR/<mutant>.yaml (a witness scenario)")
+	hostCmd := fs.String("host", "", "run each mutant against this host process with --mutant NAME appended (e.g. 'conform refhost'), over twosettle-conform/1")
 	rest, ok := parse(fs, args, stderr)
 	if !ok {
 		return 2
@@ -43,6 +46,21 @@ func mutantsMain(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts := mutants.Options{Start: *start, Seeds: *seeds, Budget: *budget, Workers: *workers, NoLibrary: *noLib}
+	if *hostCmd != "" {
+		if _, err := conform.SplitCommand(*hostCmd); err != nil {
+			fmt.Fprintln(stderr, "simrun mutants: --host:", err)
+			return 2
+		}
+		opts.Host = func(name string) (harness.HostFactory, func(), error) {
+			argv, _ := conform.SplitCommand(*hostCmd)
+			pool := conform.NewPool(append(argv, "--mutant", name), conform.ProcessOptions{})
+			if _, err := pool.Hello(); err != nil {
+				pool.Close()
+				return nil, nil, err
+			}
+			return pool.Factory, pool.Close, nil
+		}
+	}
 	if *budget == 0 {
 		opts.Budget = -1
 	}
