@@ -203,7 +203,7 @@ func (p *Process) Stderr() string {
 	case <-p.done:
 		select {
 		case <-p.errs:
-		case <-time.After(100 * time.Millisecond): // a child of the host keeps the pipe
+		case <-time.After(500 * time.Millisecond): // a child of the host keeps the pipe
 		}
 	default:
 	}
@@ -276,6 +276,9 @@ func (p *Process) request(line []byte, n int64, what string, want ...string) (*h
 	}
 	if !ok {
 		return nil, p.fail(fmt.Errorf("the host answered the %s request (n=%d) with a %q message", what, n, m.Type))
+	}
+	if *m.N < n {
+		return nil, p.fail(fmt.Errorf("the host wrote output out of turn: a %s message for request n=%d, which was already answered (the %s request is n=%d)", m.Type, *m.N, what, n))
 	}
 	if *m.N != n {
 		return nil, p.fail(fmt.Errorf("the host answered the wrong request: the %s request was n=%d, its %s reply says n=%d", what, n, m.Type, *m.N))
