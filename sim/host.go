@@ -13,6 +13,9 @@ import (
 // When crashable, armed crash watchers may cut the Apply after its first k effects: only
 // those are recorded and routed, then the host restarts with Restart{CutAfter: k}.
 func (r *Runner) applyHost(cmd wire.Command, crashable bool) {
+	if r.lost {
+		return // the host is gone: nothing more reaches it (the loop stops after this event)
+	}
 	effs, err := r.host.Apply(r.now, cmd)
 	if r.lostHost(err) {
 		return
@@ -36,6 +39,9 @@ func (r *Runner) applyHost(cmd wire.Command, crashable bool) {
 		r.rec(trace.ActorHost, trace.Out, 0, effs[i])
 		r.routeHost(effs[i])
 	}
+	if r.lost {
+		return // lost in an Apply that routing one of these effects made (a model's EndStep)
+	}
 	r.refreshHost()
 	if cut >= 0 {
 		w := r.watchers[wi]
@@ -49,6 +55,9 @@ func (r *Runner) applyHost(cmd wire.Command, crashable bool) {
 // what was in flight on their mux links is lost), the model forgets its open steps, and
 // the host gets Restart{CutAfter}.
 func (r *Runner) restart(cutAfter int) {
+	if r.lost {
+		return
+	}
 	r.restarts++
 	r.queued(func(e *event) {
 		if e.kind == evMuxToHost && e.sticky {
@@ -199,16 +208,18 @@ func (r *Runner) draw(l Latency) int64 {
 }
 
 // lostHost stops the run when the host's port is lost (wire.PortLost: an external host
-// that is gone or broke the protocol): that is no refusal of the command, and nothing
-// after it can be judged. The run's error wraps the PortLost.
+// that is gone or broke the protocol): that is no refusal of the command (no Reject is
+// recorded, the effects returned with it are dropped), no later command reaches the
+// host, and nothing after it can be judged. The run's error wraps the PortLost, also
+// when another error (the record budget) was raised earlier in the same event: the lost
+// host is what broke the run.
 func (r *Runner) lostHost(err error) bool {
 	var lost *wire.PortLost
 	if err == nil || !errors.As(err, &lost) {
 		return false
 	}
-	if r.err == nil {
-		r.err = &hostLostError{at: r.now, lost: lost}
-	}
+	r.lost = true
+	r.err = &hostLostError{at: r.now, lost: lost}
 	return true
 }
 

@@ -40,6 +40,7 @@ type Runner struct {
 	recs   []trace.Record
 	maxRec int
 	err    error
+	lost   bool // the host's port returned a wire.PortLost: no further host Apply
 
 	pcgSched, pcgNet, pcgFault *rand.PCG
 	sched, net, fault          *rand.Rand
@@ -221,7 +222,7 @@ func (r *Runner) reset(cfg *Config, host wire.HostPort, tr *trace.Trace) {
 	if r.maxRec == 0 {
 		r.maxRec = DefaultMaxRecords
 	}
-	r.err = nil
+	r.err, r.lost = nil, false
 	a, b := streamSeed(cfg.Seed, StreamSchedule)
 	r.pcgSched.Seed(a, b)
 	a, b = streamSeed(cfg.Seed, StreamNetwork)
