@@ -27,7 +27,8 @@
 //     `oracle: violation` expectation says the scenario shows one (a finding).
 //   - A golden is compared only at the scenario's own seed. A library scenario without a
 //     golden fails ("missing"); another file's golden sits beside it and is optional.
-//     Update writes goldens atomically, only for runs that were not invalid.
+//     Update writes goldens atomically, only for runs that were not invalid; a run whose
+//     host was lost is compared with no golden and updates none.
 //   - A host that refuses its configuration (its factory fails) produces a transcript of
 //     that refusal and can only satisfy host-config expectations.
 //   - Any host: Options.Host is a HostFactory (nil: ReferenceHost, the in-process

@@ -44,14 +44,14 @@ type Execution struct {
 func Execute(plan *Plan, hosts HostFactory, clientMutant string, runner *sim.Runner, ports map[string]wire.ClientPort, tr *trace.Trace) Execution {
 	var x Execution
 	h, err := hosts(plan.Host)
+	if c, ok := h.(io.Closer); ok {
+		defer c.Close() // also a port returned together with an error: whatever happened
+	}
 	if err != nil {
 		if !errors.As(err, &x.Lost) {
 			x.ConfigErr = err
 		}
 		return x
-	}
-	if c, ok := h.(io.Closer); ok {
-		defer c.Close()
 	}
 	clear(ports)
 	for _, c := range plan.Clients {

@@ -208,10 +208,11 @@ func compareGolden(e Entry, r *Result, opts Options) GoldenOutcome {
 var ErrNoSourceTree = errors.New("--update writes the goldens of the source tree: run it from inside the repository")
 
 // Update writes r's transcript as its golden (only at the scenario's own seed, and only
-// for a run that was not invalid). It returns the new outcome.
+// for a run that was neither invalid nor broken by a lost host). It returns the new
+// outcome.
 func Update(r *Result) GoldenOutcome {
 	g := r.Golden
-	if r.Invalid != nil || r.Trace == nil || g.State == "skipped" {
+	if r.Invalid != nil || r.Trace == nil || r.Lost != nil || g.State == "skipped" {
 		return g
 	}
 	if r.Entry.GoldenPath == "" {

@@ -149,7 +149,7 @@ func Run(e Entry, opts Options) *Result {
 	}
 	r.Scenario = s
 	RunScenario(r, s, opts)
-	if r.Invalid == nil && r.Trace != nil {
+	if r.Invalid == nil && r.Trace != nil && r.Lost == nil {
 		r.Golden = compareGolden(e, r, opts)
 	}
 	return r
@@ -169,6 +169,7 @@ func RunScenario(r *Result, s *scenarios.Scenario, opts Options) {
 	x := Execute(plan, hosts, opts.Mutant, sim.NewRunner(), map[string]wire.ClientPort{}, tr)
 	if x.Lost != nil {
 		r.Lost = x.Lost
+		tr.Seed = plan.Seed
 		r.Trace = tr
 		r.Failures = append(r.Failures, Failure{Pos: s.Pos, Msg: "the host was lost: " + x.Lost.Err.Error()})
 		return
