@@ -23,6 +23,9 @@ type Options struct {
 	// use); nil is the reference host with Mutant. With Host set, Mutant reaches only the
 	// clients.
 	Host harness.HostFactory
+	// ReplayHost is how a command line names Host: simrun's --host argument, shell-quoted
+	// ("" for the reference host). A failure's replay line carries it (ReplayCommand).
+	ReplayHost string
 }
 
 // hosts is the factory a run uses.
@@ -155,7 +158,6 @@ func (r *Runner) Run(s *scenarios.Scenario) (Outcome, Reached) {
 	plan := harness.Compile(s, 0)
 	out := Outcome{Plan: plan, Trace: &r.tr}
 	x := harness.Execute(plan, r.opts.hosts(), r.opts.Mutant, r.sim, r.ports, &r.tr)
-	var ce *sim.ConfigError
 	switch {
 	case x.Lost != nil:
 		out.Kind, out.Err = HostLost, errors.New("the host was lost: "+x.Lost.Err.Error())
@@ -163,7 +165,7 @@ func (r *Runner) Run(s *scenarios.Scenario) (Outcome, Reached) {
 	case x.ConfigErr != nil:
 		out.Kind, out.Err = InvalidScenario, errors.New("the host refused its configuration: "+x.ConfigErr.Error())
 		return out, 0
-	case errors.As(x.SimErr, &ce):
+	case x.Refused != nil:
 		out.Kind, out.Err = InvalidScenario, errors.New("the simulator refused the scenario: "+x.SimErr.Error())
 		return out, 0
 	case x.SimErr != nil:

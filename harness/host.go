@@ -27,22 +27,30 @@ func ReferenceHost(mutant string) HostFactory {
 	}
 }
 
-// Execution is what one Execute produced.
+// Execution is what one Execute produced: at most one of Lost, ConfigErr and Refused is
+// set (in that order of precedence), and SimErr is set with Refused or alone (a run
+// error) or together with a Lost that stopped the run.
 type Execution struct {
+	// Lost is set when the host was lost: from the factory, an Apply, or wire.LostOf
+	// after the run. The run is broken, not a verdict.
+	Lost *wire.PortLost
 	// ConfigErr is the host's refusal of its configuration (nothing ran).
 	ConfigErr error
-	// SimErr is the simulator's refusal of the configuration (a *sim.ConfigError: nothing
-	// meaningful ran) or the error the run stopped with (the trace holds what ran).
+	// Refused is the simulator's refusal of the configuration (nothing meaningful ran).
+	Refused *sim.ConfigError
+	// SimErr is the error the simulator returned (with Refused, that refusal; else the
+	// error the run stopped with, the trace holding what ran).
 	SimErr error
-	// Lost is set when the host was lost (from the factory, an Apply, or after the run).
-	Lost *wire.PortLost
 }
 
 // Execute is the one run sequence of every scenario run (harness and explore): the host
 // from hosts, the reference clients of the plan (with clientMutant), the simulator into
-// tr, and the host closed at the end. runner may be reused between runs.
+// tr, and the host closed at the end (after the final state was read). runner, ports
+// and tr may be reused between runs: tr holds nothing of an earlier run whatever stops
+// this one.
 func Execute(plan *Plan, hosts HostFactory, clientMutant string, runner *sim.Runner, ports map[string]wire.ClientPort, tr *trace.Trace) Execution {
 	var x Execution
+	tr.Seed, tr.Records, tr.Final = plan.Seed, tr.Records[:0], trace.Final{Clients: tr.Final.Clients[:0]}
 	h, err := hosts(plan.Host)
 	if c, ok := h.(io.Closer); ok {
 		defer c.Close() // also a port returned together with an error: whatever happened
@@ -59,11 +67,11 @@ func Execute(plan *Plan, hosts HostFactory, clientMutant string, runner *sim.Run
 		ports[c.Name] = client.New(c)
 	}
 	x.SimErr = runner.Run(&plan.Sim, h, ports, tr)
-	if x.Lost == nil {
-		errors.As(x.SimErr, &x.Lost)
+	if !errors.As(x.SimErr, &x.Lost) {
+		x.Lost = wire.LostOf(h)
 	}
 	if x.Lost == nil {
-		x.Lost = wire.LostOf(h)
+		errors.As(x.SimErr, &x.Refused)
 	}
 	return x
 }

@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 
@@ -169,31 +168,29 @@ func RunScenario(r *Result, s *scenarios.Scenario, opts Options) {
 	x := Execute(plan, hosts, opts.Mutant, sim.NewRunner(), map[string]wire.ClientPort{}, tr)
 	if x.Lost != nil {
 		r.Lost = x.Lost
-		tr.Seed = plan.Seed
 		r.Trace = tr
 		r.Failures = append(r.Failures, Failure{Pos: s.Pos, Msg: "the host was lost: " + x.Lost.Err.Error()})
 		return
 	}
 	if err := x.ConfigErr; err != nil {
 		r.HostConfigErr = err
-		r.Trace = &trace.Trace{Seed: plan.Seed}
+		r.Trace = tr // empty: nothing ran
 		t := golden.Transcript{Scenario: s.Name, Seed: plan.Seed, Final: []string{"final t=0", "host refused its configuration: " + err.Error()}}
 		r.checkHostConfigOnly(s)
 		r.addComments(&t)
 		r.Transcript = t.Render()
 		return
 	}
-	if err := x.SimErr; err != nil {
-		var ce *sim.ConfigError
-		if errors.As(err, &ce) && ce.Step >= 0 && ce.Step < len(plan.Origin) && plan.Origin[ce.Step] >= 0 {
+	if ce := x.Refused; ce != nil {
+		if ce.Step >= 0 && ce.Step < len(plan.Origin) && plan.Origin[ce.Step] >= 0 {
 			st := s.Steps[plan.Origin[ce.Step]]
 			r.Invalid = scenarios.Errors{{Pos: st.Pos, Msg: "the simulator cannot run this step: " + ce.Msg, Hint: "check the step against the format reference (scenarios/FORMAT.md)"}}
 			return
 		}
-		if errors.As(err, &ce) {
-			r.Invalid = scenarios.Errors{{Pos: s.Pos, Msg: "the simulator cannot run this scenario: " + err.Error()}}
-			return
-		}
+		r.Invalid = scenarios.Errors{{Pos: s.Pos, Msg: "the simulator cannot run this scenario: " + x.SimErr.Error()}}
+		return
+	}
+	if err := x.SimErr; err != nil {
 		r.Failures = append(r.Failures, Failure{Pos: s.Pos, Msg: "the run failed: " + err.Error()})
 	}
 	r.Trace = tr
