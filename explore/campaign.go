@@ -3,7 +3,6 @@ package explore
 import (
 	"context"
 	"errors"
-	"github.com/twosettle/twosettle/scenarios"
 	"runtime"
 	"sort"
 	"strconv"
@@ -11,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/twosettle/twosettle/scenarios"
 )
 
 // Campaign is a fuzz campaign: which seeds, against which host, with how many workers,
@@ -274,17 +275,21 @@ func (c *Campaign) one(ctx context.Context, r *Runner, i, seed uint64) result {
 	}
 	f := &Failure{Seed: seed, Invariant: out.Invariant(), Message: oneLine(out.Message()), Steps: len(s.Steps)}
 	res.failure = f
-	shrunk := s
 	if out.Kind == HostLost {
-		// A lost host is no verdict to shrink: keep the generated scenario as it is, so
-		// the run can be retried against the host as it was.
-		if c.OutDir != "" {
-			s.Name = SeedName(seed)
-			f.File, f.Transcript, _ = Write(c.OutDir, SeedName(seed), scenarios.Encode(s), []byte("# "+oneLine(out.Message())+"\n"))
-		}
+		// A lost host is no verdict to shrink (a process that crashed, not a scenario that
+		// fails): the generated scenario is written as it is, to retry against the host,
+		// with the refusals seen before the loss marked and no transcript (none to
+		// compare a retry with).
 		f.ShrunkTo = len(s.Steps)
+		if c.OutDir == "" {
+			return res
+		}
+		Refusals(s, out.Plan, out.Trace)
+		s.Summary = "simrun fuzz seed " + strconv.FormatUint(seed, 10) + " lost its host: " + oneLine(out.Message())
+		c.write(f, scenarios.Encode(s), nil)
 		return res
 	}
+	shrunk := s
 	if !c.NoShrink && out.Kind != InvalidScenario {
 		b := c.Shrink
 		b.Ctx = ctx
@@ -307,11 +312,18 @@ func (c *Campaign) one(ctx context.Context, r *Runner, i, seed uint64) result {
 		f.WriteErr = err.Error()
 		return res
 	}
-	f.File, f.Transcript, err = Write(c.OutDir, SeedName(seed), yaml, transcript)
+	c.write(f, yaml, transcript)
+	return res
+}
+
+// write stores failure f's files in OutDir (no transcript when it is nil) and names its
+// replay line, or says why they could not be written.
+func (c *Campaign) write(f *Failure, yaml, transcript []byte) {
+	var err error
+	f.File, f.Transcript, err = Write(c.OutDir, SeedName(f.Seed), yaml, transcript)
 	if err != nil {
 		f.WriteErr = err.Error()
-		return res
+		return
 	}
 	f.Replay = ReplayCommand(f.File, c.Options)
-	return res
 }

@@ -74,6 +74,8 @@ func finish(r *Runner, s *scenarios.Scenario, invariant string, opts Options, na
 	ho.Mutant, ho.Host = opts.Mutant, opts.Host
 	harness.RunScenario(res, back, ho)
 	switch {
+	case res.Lost != nil:
+		return nil, nil, errors.New("the host was lost while the harness ran the shrunk scenario: " + res.Lost.Err.Error())
 	case res.Invalid != nil:
 		return nil, nil, errors.New("the harness cannot run the shrunk scenario: " + res.Invalid.Error())
 	case res.Verdict == nil || !verdictHas(res.Verdict.Text, invariant) && !(invariant == RunError && len(res.Failures) > 0):
@@ -98,15 +100,20 @@ func oneLine(s string) string {
 
 // Write stores a failure in dir as <name>.yaml with its transcript beside it as
 // <name>.golden (so simrun replay also compares the replay with it), each atomically
-// (a temporary file renamed into place), transcript first. It returns the YAML's path.
+// (a temporary file renamed into place), transcript first. A nil transcript writes the
+// YAML alone (a lost host's run has none). It returns the YAML's and the transcript's
+// paths ("" when none was written).
 func Write(dir, name string, yaml, transcript []byte) (string, string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", "", err
 	}
-	tpath := filepath.Join(dir, name+golden.Suffix)
+	tpath := ""
 	ypath := filepath.Join(dir, name+".yaml")
-	if err := writeAtomic(tpath, transcript); err != nil {
-		return "", "", err
+	if transcript != nil {
+		tpath = filepath.Join(dir, name+golden.Suffix)
+		if err := writeAtomic(tpath, transcript); err != nil {
+			return "", "", err
+		}
 	}
 	if err := writeAtomic(ypath, yaml); err != nil {
 		return "", "", err
@@ -143,12 +150,18 @@ func writeAtomic(path string, data []byte) error {
 	return err
 }
 
-// ReplayCommand is the one shell line that replays a written failure: with the
-// campaign's mutant switched on when it ran against one, so the replay reproduces
-// the same violation and matches the transcript written beside the file.
+// ReplayCommand is the one shell line that replays a written failure: against the same
+// host (--host opts.ReplayHost when the campaign ran against another host than the
+// reference one) and with the campaign's mutant switched on when it ran against one, so
+// the replay reproduces the same violation and matches the transcript written beside
+// the file.
 func ReplayCommand(file string, opts Options) string {
-	if opts.Mutant != "" {
-		return "simrun replay --mutant " + opts.Mutant + " " + file
+	c := "simrun replay "
+	if opts.ReplayHost != "" {
+		c += "--host " + opts.ReplayHost + " "
 	}
-	return "simrun replay " + file
+	if opts.Mutant != "" {
+		c += "--mutant " + opts.Mutant + " "
+	}
+	return c + file
 }

@@ -34,15 +34,15 @@ type Shrunk struct {
 // harness (simrun replay). s's expectations are dropped first: they describe the original
 // run (a deleted call would make them invalid, and an oracle: violation expectation would
 // hide the failure from replay). s is not modified. A scenario that passes is ErrPasses;
-// one the host or the simulator refuses is an error.
+// one the host or the simulator refuses, or whose host is lost, is an error.
 func ShrinkScenario(s *scenarios.Scenario, opts Options, b ShrinkBudget) (*Shrunk, error) {
 	r := NewRunner(opts)
 	c := clone(s)
 	c.Expect = nil
 	out, _ := r.Run(c)
 	switch {
-	case out.Kind == InvalidScenario:
-		return nil, out.Err
+	case out.Kind == InvalidScenario, out.Kind == HostLost:
+		return nil, out.Err // a lost host is a broken run: nothing to shrink
 	case !out.Failed():
 		return nil, ErrPasses
 	}

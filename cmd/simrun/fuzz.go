@@ -87,7 +87,7 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer closeHost()
-	c.Options.Host = hosts
+	c.Options.Host, c.Options.ReplayHost = hosts, replayHost(*hostCmd)
 	term := isTerminal(stderr)
 	if !*asJSON {
 		c.OnFailure = func(f explore.Failure) {
@@ -96,6 +96,9 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 			}
 			fmt.Fprintf(stdout, "FAIL    seed %d: %s\n", f.Seed, f.Message)
 			switch {
+			case f.File != "" && f.Invariant == explore.HostLost:
+				fmt.Fprintf(stdout, "        not shrunk (%d steps), wrote %s\n", f.Steps, f.File)
+				fmt.Fprintf(stdout, "        retry: %s\n", f.Replay)
 			case f.File != "":
 				fmt.Fprintf(stdout, "        shrunk %d -> %d steps, wrote %s and %s\n", f.Steps, f.ShrunkTo, f.File, f.Transcript)
 				fmt.Fprintf(stdout, "        replay: %s\n", f.Replay)

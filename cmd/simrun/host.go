@@ -34,3 +34,12 @@ func openHost(name, cmdline string, stderr io.Writer) (h harness.HostFactory, cl
 	}
 	return pool.Factory, pool.Close, true
 }
+
+// replayHost is --host as a replay line repeats it: shell-quoted, "" for the reference
+// host.
+func replayHost(cmdline string) string {
+	if cmdline == "" {
+		return ""
+	}
+	return conform.ShellQuote(cmdline)
+}

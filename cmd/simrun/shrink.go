@@ -83,6 +83,6 @@ func shrinkMain(args []string, stdout, stderr io.Writer) int {
 		how = ", budget ran out"
 	}
 	fmt.Fprintf(stdout, "shrunk %d -> %d steps (%d runs%s), wrote %s\n", len(r.Scenario.Steps), len(sh.Scenario.Steps), sh.Stats.Runs, how, dest)
-	fmt.Fprintf(stdout, "replay: %s\n", explore.ReplayCommand(dest, explore.Options{Mutant: *mutantName}))
+	fmt.Fprintf(stdout, "replay: %s\n", explore.ReplayCommand(dest, explore.Options{Mutant: *mutantName, ReplayHost: replayHost(*hostCmd)}))
 	return 0
 }
