@@ -285,7 +285,7 @@ func (c *Campaign) one(ctx context.Context, r *Runner, i, seed uint64) result {
 			return res
 		}
 		Refusals(s, out.Plan, out.Trace)
-		s.Summary = "simrun fuzz seed " + strconv.FormatUint(seed, 10) + " lost its host: " + oneLine(out.Message())
+		s.Summary = "simrun fuzz seed " + strconv.FormatUint(seed, 10) + ": " + oneLine(out.Message())
 		c.write(f, scenarios.Encode(s), nil)
 		return res
 	}
