@@ -54,15 +54,20 @@
 //     transcript are written atomically before the failure is reported.
 //
 // Owns: generation, the campaign, shrinking, situations. Imports harness (Compile,
-// RunScenario), oracle, sim, scenarios, trace, golden and the reference engine's host
-// and client. The harness has no "run this scenario and give me the trace" hook without
-// golden handling, so Runner is built here on harness.Compile + sim.Runner.
+// Execute, RunScenario), oracle, sim, scenarios, trace, golden and engine/wire. Runner
+// runs through harness.Execute, the run sequence simrun run uses, with Options.Host (a
+// harness.HostFactory; nil is the reference host): the campaign, the shrinker and the
+// failure writer (which checks a case through harness.RunScenario) all use that one
+// factory.
 //
 // Decisions where the spec is silent:
 //   - Shards are 1-based ("--shard 2/8"): shard K runs the seeds whose index from Start
 //     is K-1 modulo N.
 //   - A run error (the simulator's guards) is a failure named RUN-ERROR; a scenario the
-//     host or the simulator refuses is INVALID (a generator bug).
+//     host or the simulator refuses is INVALID (a generator bug). A host lost during a
+//     run (wire.PortLost: an external process that crashed, hung or broke the protocol)
+//     is HOST-LOST: not shrunk (what still crashes a process says nothing about the
+//     scenario), written as generated without a transcript.
 //   - The generator also draws inputs at the edge of the decision's API, after the rest
 //     of a seed's scenario (so the rest stays what it was): a model request with no
 //     header before its first tool call (untracked, PROJ-2), a header whose tools
