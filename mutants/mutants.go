@@ -294,8 +294,8 @@ func runLibrary(name string, lib []harness.Entry, hosts harness.HostFactory) Lib
 	for _, e := range lib {
 		r := harness.Run(e, opts)
 		l.Scenarios++
-		if r.Status() == harness.Passed {
-			continue
+		if r.Status() == harness.Passed || r.Lost != nil {
+			continue // a lost host (--host) is no verdict: neither a pass nor a catch
 		}
 		l.Failed++
 		if l.First == "" {
