@@ -220,10 +220,13 @@ func appendEvents(b []byte, es []session.Event) ([]byte, error) {
 // decodeEvent reads one event from o (o's own errors are left to its done).
 func decodeEvent(o *object) session.Event {
 	var e session.Event
+	typ, _ := o.optStr("type") // first, so that messages name it
+	o.what = typ
 	e.Seq = o.int("seq")
 	e.Time = o.int64("time")
-	typ := o.str("type")
-	o.what = typ
+	if _, ok := o.get("type"); !ok {
+		o.missing("type")
+	}
 	switch typ {
 	case session.TypeRequestHeader:
 		e.Data = session.RequestHeader{Reason: o.str("reason"), Tools: o.str("tools")}
