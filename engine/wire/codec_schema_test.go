@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -40,14 +41,19 @@ func TestProtocolSchemasMatchTheCodec(t *testing.T) {
 	for _, s := range hostConfigSamples {
 		configs = append(configs, s.json)
 	}
+	eventRef := map[string]any{"$ref": "event.schema.json"}
+	eventList := map[string]any{"type": "array", "items": eventRef}
 	files := map[string]map[string]any{
-		"command.schema.json":     discriminated("command", "A HostPort command: the command of an apply request.", "kind", cmds),
-		"effect.schema.json":      discriminated("effect", "One effect of an applied reply, in order.", "kind", effs),
-		"frame.schema.json":       discriminated("frame", "A frame a host sends a client (inside a send-frame effect).", "kind", frames),
-		"event.schema.json":       discriminated("event", "One Session log event in its neutral JSON form.", "type", events),
-		"host-state.schema.json":  single("host-state", "The state reply's snapshot of a host.", []string{hostStateSampleJSON}),
-		"host-config.schema.json": single("host-config", "The configuration of a start request.", configs),
+		"command.schema.json": discriminated("command", "A HostPort command: the command of an apply request.", "kind", cmds, nil),
+		"effect.schema.json": discriminated("effect", "One effect of an applied reply, in order.", "kind", effs,
+			map[string]any{"frame": map[string]any{"$ref": "frame.schema.json"}, "event": eventRef}),
+		"frame.schema.json":       discriminated("frame", "A frame a host sends a client (inside a send-frame effect).", "kind", frames, map[string]any{"events": eventList}),
+		"event.schema.json":       discriminated("event", "One Session log event in its neutral JSON form.", "type", events, nil),
+		"host-state.schema.json":  single("host-state", "The state reply's snapshot of a host.", []string{hostStateSampleJSON}, map[string]any{"log": eventList}),
+		"host-config.schema.json": single("host-config", "The configuration of a start request.", configs, nil),
 	}
+	enums := map[string][]string{"command.schema.json": commandKinds, "effect.schema.json": effectKinds,
+		"frame.schema.json": frameKinds, "event.schema.json": eventTypes}
 	dir := filepath.Join("..", "..", "docs", "protocol")
 	for name, schema := range files {
 		b, err := json.MarshalIndent(schema, "", "  ")
@@ -69,6 +75,24 @@ func TestProtocolSchemasMatchTheCodec(t *testing.T) {
 		if !bytes.Equal(have, b) {
 			t.Errorf("%s is not what the codec's samples give: run go test ./engine/wire -run Schemas -update-schemas", name)
 		}
+		if known, ok := enums[name]; ok {
+			// the discriminator's enum is exactly the kinds the codec knows
+			var file struct {
+				Properties map[string]struct{ Enum []string }
+			}
+			if err := json.Unmarshal(have, &file); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			var enum []string
+			for _, p := range file.Properties {
+				enum = p.Enum
+			}
+			want := append([]string(nil), known...)
+			sort.Strings(want)
+			if strings.Join(enum, " ") != strings.Join(want, " ") {
+				t.Errorf("%s: discriminator enum %q, the codec knows %q", name, enum, want)
+			}
+		}
 	}
 }
 
@@ -77,12 +101,20 @@ func header(id, doc string) map[string]any {
 		"$schema":     "https://json-schema.org/draft/2020-12/schema",
 		"$id":         "https://twosettle.dev/protocol/" + id + ".schema.json",
 		"title":       "twosettle-conform/1 " + id,
-		"description": doc + " Derived from the codec's samples (engine/wire/codec_schema_test.go).",
+		"description": doc + " Derived from the codec's samples (engine/wire/codec_schema_test.go)." + codecRules,
 	}
 }
 
-// discriminated is a oneOf over the kinds the samples show, by the key disc.
-func discriminated(id, doc, disc string, samples []string) map[string]any {
+// codecRules is what every schema's description says of the codec (engine/wire/codec.go).
+const codecRules = " Keys come in a fixed order and optional keys are left out at their zero value (decoders accept them written);" +
+	" list fields are always written and decode to empty when absent; integers are JSON integers (no fraction or exponent);" +
+	" a raw payload key holds its JSON value verbatim, or its text under the key with a Raw suffix when it is not" +
+	" valid UTF-8 JSON without newlines and surrounding whitespace, nested at most 512 deep; invalid UTF-8 becomes U+FFFD;" +
+	" decoding is strict (unknown, duplicate or missing keys, wrong types and unknown kinds are errors)."
+
+// discriminated is a oneOf over the kinds the samples show, by the key disc; refs replace
+// the inferred schema of the properties they name (a value of another file's schema).
+func discriminated(id, doc, disc string, samples []string, refs map[string]any) map[string]any {
 	byKind := map[string][]map[string]any{}
 	for _, s := range samples {
 		var v map[string]any
@@ -103,7 +135,7 @@ func discriminated(id, doc, disc string, samples []string) map[string]any {
 		for _, v := range byKind[k] {
 			vs = append(vs, v)
 		}
-		sch := infer(vs)
+		sch := infer(vs, refs)
 		sch["properties"].(map[string]any)[disc] = map[string]any{"const": k}
 		one = append(one, sch)
 	}
@@ -115,14 +147,14 @@ func discriminated(id, doc, disc string, samples []string) map[string]any {
 	return s
 }
 
-func single(id, doc string, samples []string) map[string]any {
+func single(id, doc string, samples []string, refs map[string]any) map[string]any {
 	var vs []any
 	for _, x := range samples {
 		var v any
 		json.Unmarshal([]byte(x), &v)
 		vs = append(vs, v)
 	}
-	s := infer(vs)
+	s := infer(vs, refs)
 	for k, v := range header(id, doc) {
 		s[k] = v
 	}
@@ -133,7 +165,7 @@ func single(id, doc string, samples []string) map[string]any {
 var rawPayload = map[string]bool{"request": true, "value": true, "body": true, "args": true}
 
 // infer is the schema of a set of JSON values of one shape.
-func infer(vs []any) map[string]any {
+func infer(vs []any, refs map[string]any) map[string]any {
 	types := map[string]bool{}
 	var objs []map[string]any
 	var items []any
@@ -182,12 +214,14 @@ func infer(vs []any) map[string]any {
 		ps := map[string]any{}
 		var req []string
 		for k, vs := range props {
-			if rawPayload[k] {
+			if ref, ok := refs[k]; ok {
+				ps[k] = ref
+			} else if rawPayload[k] {
 				ps[k] = map[string]any{"description": "an opaque JSON payload, copied byte for byte (any JSON value)"}
 			} else if strings.HasSuffix(k, "Raw") {
-				ps[k] = map[string]any{"type": "string", "description": "the payload as text, when it is not valid JSON"}
+				ps[k] = map[string]any{"type": "string", "description": "the payload as text, when it cannot be embedded verbatim (not valid UTF-8 JSON, a newline, surrounding whitespace, nested deeper than 512)"}
 			} else {
-				ps[k] = infer(vs)
+				ps[k] = infer(vs, refs)
 			}
 			if count[k] == len(objs) {
 				req = append(req, k)
@@ -201,7 +235,168 @@ func infer(vs []any) map[string]any {
 		s["additionalProperties"] = false
 	}
 	if len(items) > 0 {
-		s["items"] = infer(items)
+		s["items"] = infer(items, refs)
 	}
 	return s
+}
+
+// TestProtocolSchemasAcceptTheSamples validates every sample line against its schema file
+// with the few keywords the files use ($ref across files, type, const, enum, properties,
+// required, additionalProperties, items, oneOf), so the references resolve and each
+// file accepts what the codec writes and refuses an unknown key.
+func TestProtocolSchemasAcceptTheSamples(t *testing.T) {
+	v := schemaValidator{dir: filepath.Join("..", "..", "docs", "protocol"), files: map[string]any{}}
+	check := func(file, line string, want bool) {
+		t.Helper()
+		var x any
+		if err := json.Unmarshal([]byte(line), &x); err != nil {
+			t.Fatal(err)
+		}
+		if err := v.validate(t, v.load(t, file), x, "$"); (err == "") != want {
+			t.Errorf("%s: %s: valid=%v, want %v (%s)", file, line, err == "", want, err)
+		}
+	}
+	for _, s := range commandSamples {
+		check("command.schema.json", s.json, true)
+		check("command.schema.json", s.json[:len(s.json)-1]+`,"extra":1}`, false)
+	}
+	for _, s := range effectSamples {
+		check("effect.schema.json", s.json, true)
+		check("effect.schema.json", s.json[:len(s.json)-1]+`,"extra":1}`, false)
+	}
+	for _, s := range eventSamples {
+		check("event.schema.json", s.json, true)
+		check("effect.schema.json", `{"kind":"appended","session":"s1","event":`+s.json+`}`, true)
+	}
+	check("host-state.schema.json", hostStateSampleJSON, true)
+	for _, s := range hostConfigSamples {
+		check("host-config.schema.json", s.json, true)
+	}
+	check("command.schema.json", `{"kind":"jump"}`, false)
+	check("event.schema.json", `{"seq":0,"time":0,"type":"turn/start"}`, false)
+}
+
+type schemaValidator struct {
+	dir   string
+	files map[string]any
+}
+
+func (v schemaValidator) load(t *testing.T, name string) any {
+	if s, ok := v.files[name]; ok {
+		return s
+	}
+	b, err := os.ReadFile(filepath.Join(v.dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s any
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatalf("%s is not JSON: %v", name, err)
+	}
+	v.files[name] = s
+	return s
+}
+
+// validate returns "" when x matches schema, else what does not.
+func (v schemaValidator) validate(t *testing.T, schema, x any, at string) string {
+	s, ok := schema.(map[string]any)
+	if !ok {
+		return ""
+	}
+	if ref, ok := s["$ref"].(string); ok {
+		if strings.Contains(ref, "#") {
+			t.Fatalf("%s: $ref %q: the validator resolves whole files only", at, ref)
+		}
+		return v.validate(t, v.load(t, ref), x, at)
+	}
+	if c, ok := s["const"]; ok && c != x {
+		return at + ": not " + fmtJSON(c)
+	}
+	if e, ok := s["enum"].([]any); ok {
+		found := false
+		for _, c := range e {
+			found = found || c == x
+		}
+		if !found {
+			return at + ": not in the enum"
+		}
+	}
+	if ty, ok := s["type"]; ok {
+		var types []any
+		if one, ok := ty.(string); ok {
+			types = []any{one}
+		} else {
+			types, _ = ty.([]any)
+		}
+		found := false
+		for _, want := range types {
+			found = found || jsonTypeIs(want.(string), x)
+		}
+		if !found {
+			return at + ": not of type " + fmtJSON(ty)
+		}
+	}
+	if obj, ok := x.(map[string]any); ok {
+		props, _ := s["properties"].(map[string]any)
+		for _, r := range asList(s["required"]) {
+			if _, ok := obj[r.(string)]; !ok {
+				return at + ": missing " + r.(string)
+			}
+		}
+		for k, val := range obj {
+			p, ok := props[k]
+			if !ok {
+				if s["additionalProperties"] == false {
+					return at + ": unknown key " + k
+				}
+				continue
+			}
+			if err := v.validate(t, p, val, at+"."+k); err != "" {
+				return err
+			}
+		}
+	}
+	if arr, ok := x.([]any); ok && s["items"] != nil {
+		for i, it := range arr {
+			if err := v.validate(t, s["items"], it, at+"["+strconv.Itoa(i)+"]"); err != "" {
+				return err
+			}
+		}
+	}
+	if one := asList(s["oneOf"]); one != nil {
+		n, last := 0, ""
+		for _, branch := range one {
+			if err := v.validate(t, branch, x, at); err == "" {
+				n++
+			} else {
+				last = err
+			}
+		}
+		if n != 1 {
+			return at + ": matches " + strconv.Itoa(n) + " of oneOf (" + last + ")"
+		}
+	}
+	return ""
+}
+
+func asList(x any) []any { l, _ := x.([]any); return l }
+
+func fmtJSON(x any) string { b, _ := json.Marshal(x); return string(b) }
+
+func jsonTypeIs(want string, x any) bool {
+	switch x := x.(type) {
+	case nil:
+		return want == "null"
+	case bool:
+		return want == "boolean"
+	case string:
+		return want == "string"
+	case float64:
+		return want == "number" || want == "integer" && x == float64(int64(x))
+	case []any:
+		return want == "array"
+	case map[string]any:
+		return want == "object"
+	}
+	return false
 }
