@@ -2,6 +2,7 @@ package conform
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/twosettle/twosettle/engine/session"
@@ -134,7 +135,7 @@ func rename(text string, rs ...*renamer) string {
 	repl := map[string]string{}
 	for _, r := range rs {
 		for i, id := range r.order {
-			repl[id] = "⟨" + r.prefix + itoa(i+1) + "⟩"
+			repl[id] = "⟨" + r.prefix + strconv.Itoa(i+1) + "⟩"
 			byFirst[id[0]] = append(byFirst[id[0]], id)
 		}
 	}
@@ -170,18 +171,4 @@ func rename(text string, rs ...*renamer) string {
 // tokenByte is a byte an id token is made of (ids are delimited by anything else).
 func tokenByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c >= 0x80
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var d [20]byte
-	i := len(d)
-	for n > 0 {
-		i--
-		d[i] = byte('0' + n%10)
-		n /= 10
-	}
-	return string(d[i:])
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -242,7 +243,7 @@ func (p *Process) hello() error {
 		}
 		seen[f] = true
 	}
-	p.info = HostInfo{Name: str(m.Name), Version: str(m.Version), Features: sortedStrings(feats)}
+	p.info = HostInfo{Name: str(m.Name), Version: str(m.Version), Features: slices.Sorted(slices.Values(feats))}
 	return nil
 }
 
@@ -432,14 +433,4 @@ func clip(b []byte) string {
 		return strings.ToValidUTF8(string(b[:max]), "?") + "… (" + fmt.Sprint(len(b)) + " bytes)"
 	}
 	return strings.ToValidUTF8(string(b), "?")
-}
-
-func sortedStrings(ss []string) []string {
-	out := append([]string(nil), ss...)
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
 }

@@ -53,14 +53,7 @@ func KnownFeatures() []string {
 	return fs
 }
 
-func knownFeature(f string) bool {
-	for _, k := range KnownFeatures() {
-		if k == f {
-			return true
-		}
-	}
-	return false
-}
+func knownFeature(f string) bool { return has(KnownFeatures(), f) }
 
 // hostMessage is any line a host writes, decoded in one pass; decodeHostMessage checks
 // that only the keys of its type are there.
