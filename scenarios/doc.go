@@ -16,8 +16,8 @@
 //     types, anchors, aliases, tags, duplicate keys, several documents, unknown actors,
 //     clients, Sessions, calls, cards, result ids and requirement ids, steps out of time
 //     order are errors. Requirement ids come from requirements_gen.go, generated from
-//     REQUIREMENTS.md (TestRequirementsMatchFile checks it against the file beside the
-//     repository).
+//     docs/REQUIREMENTS.md (TestRequirementsMatchFile, a mandatory test, checks it against
+//     the file).
 //   - Scenario values are plain data with zero values meaning "the default", so a
 //     generator or a shrinker builds them and writes them with Encode.
 //   - What a scenario means at run time (the mapping to sim.Config, the reference host and

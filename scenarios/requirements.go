@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// Requirement is one numbered rule of REQUIREMENTS.md.
+// Requirement is one numbered rule of docs/REQUIREMENTS.md.
 type Requirement struct {
 	ID    string
 	Group string // the section's prefix, e.g. "WAIT"
@@ -22,7 +22,7 @@ type Requirement struct {
 // behaviour that a scenario shows, not a rule a host must avoid breaking).
 func (r Requirement) Limitation() bool { return strings.HasPrefix(r.Text, "Accepted limitation") }
 
-// Requirements returns every requirement id of REQUIREMENTS.md, in the file's order.
+// Requirements returns every requirement id of docs/REQUIREMENTS.md, in the file's order.
 // The list is generated (requirements_gen.go) and a test checks it against the file.
 func Requirements() []Requirement { return append([]Requirement(nil), requirements...) }
 
@@ -51,7 +51,7 @@ var (
 	reqLine    = regexp.MustCompile(`^- ([A-Z]+-[0-9]+) (.*)$`)
 )
 
-// ParseRequirements reads the requirement ids of a REQUIREMENTS.md text: every list item
+// ParseRequirements reads the requirement ids of a docs/REQUIREMENTS.md text: every list item
 // "- ID text" under a "## GROUP: ... (SIDE)" heading.
 func ParseRequirements(md []byte) ([]Requirement, error) {
 	var out []Requirement
@@ -90,7 +90,7 @@ func ParseRequirements(md []byte) ([]Requirement, error) {
 // RequirementsSource renders the Go source of requirements_gen.go for reqs.
 func RequirementsSource(reqs []Requirement) ([]byte, error) {
 	var b bytes.Buffer
-	b.WriteString("// Code generated from REQUIREMENTS.md by TestRequirementsMatchFile (-update-requirements). DO NOT EDIT.\n\n")
+	b.WriteString("// Code generated from docs/REQUIREMENTS.md by TestRequirementsMatchFile (-update-requirements). DO NOT EDIT.\n\n")
 	b.WriteString("package scenarios\n\nvar requirements = []Requirement{\n")
 	for _, r := range reqs {
 		fmt.Fprintf(&b, "\t{ID: %s, Group: %s, Side: %s, Text: %s},\n",

@@ -1,4 +1,4 @@
-// Code generated from REQUIREMENTS.md by TestRequirementsMatchFile (-update-requirements). DO NOT EDIT.
+// Code generated from docs/REQUIREMENTS.md by TestRequirementsMatchFile (-update-requirements). DO NOT EDIT.
 
 package scenarios
 

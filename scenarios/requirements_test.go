@@ -8,25 +8,14 @@ import (
 	"testing"
 )
 
-var updateRequirements = flag.Bool("update-requirements", false, "rewrite requirements_gen.go from ../../shared/REQUIREMENTS.md")
+var updateRequirements = flag.Bool("update-requirements", false, "rewrite requirements_gen.go from docs/REQUIREMENTS.md")
 
-// requirementsFile finds REQUIREMENTS.md: in shared/ beside the repository (the layout of
-// the workplace and of CI) or named by TWOSETTLE_REQUIREMENTS.
-func requirementsFile(t *testing.T) string {
-	if p := os.Getenv("TWOSETTLE_REQUIREMENTS"); p != "" {
-		return p
-	}
-	for _, p := range []string{"../../shared/REQUIREMENTS.md", "../shared/REQUIREMENTS.md"} {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	t.Skip("REQUIREMENTS.md not found beside the repository (set TWOSETTLE_REQUIREMENTS)")
-	return ""
-}
+// requirementsFile is the normative list of requirement ids, in the repository: the test
+// is mandatory (it never skips), so the generated table cannot drift from the file.
+const requirementsFile = "../docs/REQUIREMENTS.md"
 
 func TestRequirementsMatchFile(t *testing.T) {
-	path := requirementsFile(t)
+	path := requirementsFile
 	md, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
