@@ -1,6 +1,6 @@
 package twosettle_test
 
-// The import rules of DESIGN §1, enforced on the module's own source: each package's
+// The import rules of docs/ARCHITECTURE.md §1, enforced on the module's own source: each package's
 // direct imports, and its module-internal dependencies transitively. The checker is a
 // plain function over an import graph so that the tests below can prove it catches each
 // kind of violation on a synthetic graph, not only that today's tree is clean.
@@ -31,7 +31,7 @@ type pkgInfo struct {
 }
 
 // impureStd are standard-library packages the engine may not import directly: clocks,
-// global randomness, I/O, the network, locks (DESIGN §1, §2).
+// global randomness, I/O, the network, locks (docs/ARCHITECTURE.md §1, §2).
 var impureStd = map[string]bool{
 	"time": true, "math/rand": true, "math/rand/v2": true, "os": true, "os/exec": true,
 	"os/signal": true, "net": true, "net/http": true, "sync": true, "sync/atomic": true,

@@ -68,7 +68,7 @@ type Report struct {
 // RequirementRow is the verdict on one requirement id (see Report.Requirements).
 type RequirementRow struct {
 	ID         string
-	Text       string   // the requirement's text (REQUIREMENTS.md)
+	Text       string   // the requirement's text (docs/REQUIREMENTS.md)
 	Status     string   // pass | fail | not-applicable | not-checked | not-covered
 	Scenarios  []string // scenarios that cover it and ran (pass/fail), sorted
 	Failed     []string // those that failed, and invariants guarding it that were violated

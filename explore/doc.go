@@ -1,4 +1,4 @@
-// Package explore is the exploration side of the harness (DESIGN §6, §9, §10): a swarm
+// Package explore is the exploration side of the harness (docs/ARCHITECTURE.md §6, §9, §10): a swarm
 // generator of random scenarios, the fuzz campaign behind `simrun fuzz`, the shrinker,
 // situation coverage, and (in its tests) rapid state-machine properties and a Go native
 // fuzz target over the same actions.

@@ -11,7 +11,7 @@ import (
 )
 
 // Situation is an interesting state a run can reach: the fuzzer counts the runs that
-// reached each one, so a campaign shows what its exploration actually exercised (DESIGN
+// reached each one, so a campaign shows what its exploration actually exercised (docs/ARCHITECTURE.md
 // §6), and which situations it never reached.
 type Situation struct {
 	Name string

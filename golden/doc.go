@@ -1,4 +1,4 @@
-// Package golden owns the transcript format (DESIGN §3) and the golden files made of it.
+// Package golden owns the transcript format (docs/ARCHITECTURE.md §3) and the golden files made of it.
 //
 // A transcript is the canonical text of one run: a header line naming the scenario and
 // seed, every trace record's canonical line (trace.Record.String), the final state

@@ -18,7 +18,7 @@ type CoverageRow struct {
 	Invariants []string `json:"invariants"`
 }
 
-// CoverageReport covers every requirement id, in REQUIREMENTS.md order.
+// CoverageReport covers every requirement id, in docs/REQUIREMENTS.md order.
 type CoverageReport struct {
 	Requirements []CoverageRow `json:"requirements"`
 	Uncovered    []string      `json:"uncovered"`

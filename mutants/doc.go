@@ -1,4 +1,4 @@
-// Package mutants is the mutation check of the harness (DESIGN §6, §9; `simrun mutants`):
+// Package mutants is the mutation check of the harness (docs/ARCHITECTURE.md §6, §9; `simrun mutants`):
 // for each named bug of the reference engine (engine/mutant) it runs the scenario library
 // (goldens and expectations) and a fuzz budget (generated seeds, oracle only) against the
 // engine with that bug switched on, and reports the kill matrix.

@@ -129,7 +129,7 @@ func TestMatrix(t *testing.T) {
 	}
 }
 
-// The measure of DESIGN §9: every mutant is killed by the oracle with fuzzing alone. The
+// The measure of docs/ARCHITECTURE.md §9: every mutant is killed by the oracle with fuzzing alone. The
 // budget here is seeds only (no wall time), so the test is deterministic on any machine;
 // simrun mutants adds the 10 s wall-time bound.
 func TestEveryMutantIsKilledByTheOracle(t *testing.T) {

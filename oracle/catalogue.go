@@ -4,7 +4,7 @@ package oracle
 type Invariant struct {
 	Name   string
 	Kind   string   // safety (holds at every record), liveness (healed phase), validation (host view vs reference)
-	Guards []string // requirement ids (REQUIREMENTS.md)
+	Guards []string // requirement ids (docs/REQUIREMENTS.md)
 	Needs  string   // an optional protocol feature the invariant needs; "" = wire vocabulary only
 	Doc    string   // what it asserts and why
 }
@@ -78,7 +78,7 @@ var catalogue = [numInvariants]Invariant{
 	},
 	invLogNesting: {
 		Name: "INV-LOG-NESTING", Kind: KindSafety, Guards: []string{"AGENT-1", "AGENT-3"},
-		Doc: "Turns and steps nest (peer-runtime §7.5 logging): turn/start only with no turn open and with a rising " +
+		Doc: "Turns and steps nest (docs/PEER-RUNTIME.md §7.5 logging): turn/start only with no turn open and with a rising " +
 			"turn number (numbering continues across resumes); step/start only inside the open turn, with a rising step; " +
 			"step/end and turn/end close what is open (no step open at turn/end); tool/call and user/message " +
 			"(admission) only inside an open step of the same turn. Repair closers must nest too.",

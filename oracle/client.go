@@ -174,7 +174,7 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 		case wire.ActSubmit, wire.ActNext:
 			cm.submit = true // the primary button submits on the last question
 		case wire.ActSkip:
-			cm.submit = true // skip on the last question submits (spec §6.6)
+			cm.submit = true // skip on the last question submits (docs/PEER.md §6.6)
 			if k, ok := cm.cardKey(a); ok {
 				cm.freeze(k, i) // a draft mutation (CD-4)
 			}

@@ -593,7 +593,7 @@ func (d *dec) covers(n *yaml.Node) []string {
 			continue
 		}
 		if !KnownRequirement(id) {
-			hint := "the ids are listed in REQUIREMENTS.md (simrun coverage prints them)"
+			hint := "the ids are listed in docs/REQUIREMENTS.md (simrun coverage prints them)"
 			if best, ok := closest(id, RequirementIDs()); ok {
 				hint = "did you mean " + best + "? " + hint
 			}

@@ -40,7 +40,7 @@ func (o *object) has(name string) bool {
 var scenarioObject = &object{Name: "scenario", Doc: "A twosettle scenario.", Keys: []key{
 	{"name", "name", true, "The scenario's name: lowercase words joined by dashes; a library file is named after it."},
 	{"summary", "text", true, "One line that says what the scenario shows."},
-	{"covers", "#covers", false, "The requirement ids (REQUIREMENTS.md) the scenario exercises."},
+	{"covers", "#covers", false, "The requirement ids (docs/REQUIREMENTS.md) the scenario exercises."},
 	{"seed", "uint", false, "The run's seed (default 1)."},
 	{"mode", "#mode", false, "The ask_user_question tool mode: legacy (default) or timed."},
 	{"timeout", "int", false, "The tool's configured default timeout in whole seconds; -1 waits indefinitely (default 120)."},

@@ -49,7 +49,7 @@ func (v *validator) run() {
 	seen := map[string]bool{}
 	for _, id := range s.Covers {
 		if !KnownRequirement(id) {
-			v.fail(s.Pos, "the ids are listed in REQUIREMENTS.md", "unknown requirement id %q", id)
+			v.fail(s.Pos, "the ids are listed in docs/REQUIREMENTS.md", "unknown requirement id %q", id)
 		} else if seen[id] {
 			v.fail(s.Pos, "list each id once", "%s is listed twice", id)
 		}

@@ -9,7 +9,7 @@ import (
 	"github.com/twosettle/twosettle/trace"
 )
 
-// benchConfig is the fuzz-like workload of DESIGN §9 on the fake ports: two clients
+// benchConfig is the fuzz-like workload of docs/ARCHITECTURE.md §9 on the fake ports: two clients
 // racing on several questions with jittered latencies, a disconnect and a lost result.
 func benchConfig(seed uint64) Config {
 	cfg := Config{Seed: seed, Clients: []ClientConfig{

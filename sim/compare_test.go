@@ -1,6 +1,6 @@
 package sim
 
-// The comparison DESIGN §9 asks for: the same race scenario (a model asks three timed
+// The comparison docs/ARCHITECTURE.md §9 asks for: the same race scenario (a model asks three timed
 // questions 5 s apart; two clients each answer 800 ms after the question reaches them;
 // the host settles each question once and cancels the other delivery; 120 s timeouts
 // armed and cancelled; jittered mux and HTTP latencies) run three ways:
@@ -486,7 +486,7 @@ func TestCompareGoroutineModels(t *testing.T) {
 	mockPer := time.Since(start) / mockRuns
 	t.Logf("%d records a run; per run: sim %v, synctest %v (%.1fx), clock mock %v (%.0fx, %d steps a run)",
 		recs, simPer, syncPer, float64(syncPer)/float64(simPer), mockPer, float64(mockPer)/float64(simPer), steps/mockRuns)
-	// DESIGN §9 wants >= 10x. Wall-clock ratios depend on the machine's load, so the bar
+	// docs/ARCHITECTURE.md §9 wants >= 10x. Wall-clock ratios depend on the machine's load, so the bar
 	// is enforced only when asked (TWOSETTLE_PERF=1, on a quiet machine); otherwise a
 	// loose guard catches a simulator that became grossly slower.
 	bar := 3.0

@@ -1,4 +1,4 @@
-// Package sim is the deterministic discrete-event simulator (DESIGN §1–3, §9): it runs one
+// Package sim is the deterministic discrete-event simulator (docs/ARCHITECTURE.md §1–§3, §9): it runs one
 // host and any number of clients through their ports (wire.HostPort, wire.ClientPort)
 // under a virtual clock, a seeded scheduler, a modelled network and injected faults, and
 // records everything that happens as a trace (package trace).
@@ -46,7 +46,7 @@
 // (Final.Time is then Limit). A timer that stays due after 10 000 ticks at one instant,
 // or a trace beyond MaxRecords, fails the run.
 //
-// # Network (peer-runtime §7.1, §7.4)
+// # Network (docs/PEER-RUNTIME.md §7.1, §7.4)
 //
 // Each client has an ordered, reliable mux link (both directions FIFO whatever the
 // latencies drawn) and an HTTP channel whose messages travel independently (so an

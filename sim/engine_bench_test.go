@@ -13,7 +13,7 @@ import (
 	"github.com/twosettle/twosettle/trace"
 )
 
-// workload is the fuzz workload of DESIGN §9 on the reference engine: two clients with
+// workload is the fuzz workload of docs/ARCHITECTURE.md §9 on the reference engine: two clients with
 // jittered latencies racing to answer three timed questions (120 s timeouts), one
 // disconnect and one lost HTTP message; ~200 records a run. With answer false nobody
 // answers: every question waits out its 120 s.

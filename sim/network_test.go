@@ -67,7 +67,7 @@ func TestMuxLinkKeepsOrder(t *testing.T) {
 }
 
 // The HTTP channel is separate: a result sent after a stream open can reach the host
-// first when HTTP is faster than the mux link (peer-runtime §7.1).
+// first when HTTP is faster than the mux link (docs/PEER-RUNTIME.md §7.1).
 func TestHTTPOvertakesMux(t *testing.T) {
 	cfg := Config{Clients: []ClientConfig{{Name: "c1", Mux: Latency{50, 50}, HTTP: Latency{5, 5}}}, Steps: ask(100, "q1", 10_000)}
 	h, ports, fcs := fakePorts(0, map[string]int64{"c1": 0}, "c1")

@@ -1,5 +1,5 @@
 // Package timeline draws one run as a self-contained HTML page for a scenario designer
-// (DESIGN §8, simrun timeline): the virtual time axis, one lane per actor with a mark for
+// (docs/ARCHITECTURE.md §8, simrun timeline): the virtual time axis, one lane per actor with a mark for
 // every trace record, one bar per question call with its lifecycle, its wait deadline and
 // the clients' claims, the faults as vertical rules, and the oracle's verdict in the
 // header with the violated invariant's record highlighted.

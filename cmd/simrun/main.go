@@ -1,4 +1,4 @@
-// Command simrun is the front door of the harness (DESIGN §8): it runs scenarios against
+// Command simrun is the front door of the harness (docs/ARCHITECTURE.md §8): it runs scenarios against
 // the reference engine, validates scenario files, replays a saved scenario, fuzzes,
 // shrinks a failing scenario, draws a run's timeline, prints the mutant kill matrix and
 // reports requirement coverage. With no command it runs the embedded scenario library,

@@ -1,4 +1,4 @@
-// Package agent is the agent runtime of the reference host (spec/peer-runtime.md §4–§6):
+// Package agent is the agent runtime of the reference host (docs/PEER-RUNTIME.md §4–§6):
 // Sessions and their durable logs, live agent instances (roots and owned children), the
 // turn/step driver, the two-list inbox (send, claim, admit, discard), the persistence
 // policy (persisted prefix, write-behind window, flush points), cold load with crash
@@ -19,7 +19,7 @@
 //	a, _ = rt.Resolve("s1")                             // live agent, resuming a closed Session (GW-8)
 //	rt.Restart(nil)                                     // host crash + cold load
 //
-// # The driver (peer-runtime §4.4)
+// # The driver (docs/PEER-RUNTIME.md §4.4)
 //
 // A turn starts when an idle live agent is woken (Send, a resume whose inbox holds
 // messages, or the end of a completed turn while the inbox holds messages): turn/start.
@@ -50,7 +50,7 @@
 // live agent or resumes a new root instance (CALLER-3); Instances keeps every instance
 // reachable and StaleInstance returns one that is not live (CALLER-1).
 //
-// # Persistence (peer-runtime §5.3, AGENT-6)
+// # Persistence (docs/PEER-RUNTIME.md §5.3, AGENT-6)
 //
 // Each Session's log is a persisted prefix and an in-memory suffix. With a write window W
 // (DefaultWriteWindow 200 ms), the window opens when the log goes from clean to dirty and
@@ -83,12 +83,12 @@
 //
 // # Decisions where the peer is silent or differs
 //
-//   - Open question Q1 (auto-wake after restart): a Session whose restored inbox holds
+//   - Open question Q1, auto-wake after restart (docs/PEER-RUNTIME.md §8.1): a Session whose restored inbox holds
 //     messages is resumed and woken into a new turn at cold load; more generally every
 //     resume (Resolve of a closed Session too) wakes when the inbox holds messages.
 //   - A flush before the model request follows the pre-step flush, so a step's admitted
-//     user/messages are durable before the model sees them (peer §5.3 lists it among
-//     the checkpoints).
+//     user/messages are durable before the model sees them (docs/PEER-RUNTIME.md §5.3
+//     lists it among the checkpoints).
 //   - clear() writes one canceled splice per non-empty list (next-step first), not one per
 //     message; the fold is the same.
 //   - Message ids the runtime mints are msg-1, msg-2, … (the counter survives Restart, like

@@ -17,7 +17,7 @@ type TurnAborted struct{ Kind string }
 
 func (e *TurnAborted) Error() string { return "agent: turn aborted (" + e.Kind + ")" }
 
-// driver is one running turn (peer-runtime §4.4).
+// driver is one running turn (docs/PEER-RUNTIME.md §4.4).
 type driver struct {
 	turn       int
 	step       int  // the current (or last) step of the turn, 0 before the first

@@ -118,7 +118,7 @@ func (s *sess) queue(target string, m session.Message) {
 	}
 }
 
-// claim takes the pre-step batch (peer-runtime §4.3): the whole next-step list, and at a
+// claim takes the pre-step batch (docs/PEER-RUNTIME.md §4.3): the whole next-step list, and at a
 // turn's first step also the first next-turn message, each list with one pure deletion.
 // Claimed notifications follow in batch order.
 func (s *sess) claim(first bool, turn int) []session.Message {

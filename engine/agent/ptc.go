@@ -11,7 +11,7 @@ import (
 )
 
 // ptcRun is one run_code execution: its program is the list of sub-calls, awaited one
-// after the other (peer-runtime §6).
+// after the other (docs/PEER-RUNTIME.md §6).
 type ptcRun struct {
 	call      *Call
 	subs      []ptcSub

@@ -82,7 +82,8 @@ func (rt *Runtime) Open(id, owner string) (*Agent, error) {
 // (PROJ-11) and enters its agent as Open does. The inherited prefix is durable; the fork's
 // inbox starts empty (inherited splices are skipped) and its turn numbers continue after
 // the inherited ones. A prefix cut inside an open turn gets the interrupted-turn closers
-// appended and persisted right after it (the peer's "synthetic fork results", Q6).
+// appended and persisted right after it (the peer's "synthetic fork results",
+// docs/PEER-RUNTIME.md §8.6).
 func (rt *Runtime) Fork(id, owner, parent string, through int) (*Agent, error) {
 	o, err := rt.checkNew(id, owner)
 	if err != nil {

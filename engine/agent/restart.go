@@ -20,7 +20,7 @@ import (
 //   - the Session stays without a live agent until Resolve, except that a Session whose
 //     restored inbox holds messages is resumed (a new root instance) and woken into a new
 //     turn right away, so a restored reply is claimed and admitted (decision for open
-//     question Q1).
+//     question Q1, docs/PEER-RUNTIME.md §8.1).
 //
 // Session ids, their logs and the runtime's id counters survive. An inbox that does not
 // fold (a corrupt log) is reported in the returned error and restored empty; the other

@@ -9,7 +9,7 @@ import (
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
-// DefaultWriteWindow is the peer's write-behind window in ms (peer-runtime §5.3).
+// DefaultWriteWindow is the peer's write-behind window in ms (docs/PEER-RUNTIME.md §5.3).
 const DefaultWriteWindow = 200
 
 // Config configures a Runtime.

@@ -13,7 +13,7 @@ const (
 	ToolAbortedName = "ToolAbortedError"
 	ToolAborted     = "TOOL_ABORTED"
 	// ToolAbortedBeforeDispatch: a call made while its turn was already aborting; its body
-	// never runs (peer-runtime §4.5).
+	// never runs (docs/PEER-RUNTIME.md §4.5).
 	ToolAbortedBeforeDispatchName = "ToolAbortedError"
 	ToolAbortedBeforeDispatch     = "TOOL_ABORTED_BEFORE_DISPATCH"
 	// AbortErrorName: a built-in tool (sleep, run_code) stopped by its signal.
@@ -181,7 +181,7 @@ func (s *sess) newCall(id, name, args string, parent *Call, sig *signal.Signal) 
 
 // ToolCall has the model call a tool in Session id's open step: tool/call is appended,
 // the log is flushed (the checkpoint before a top-level tool body), then the body runs:
-// run_code is the runtime's PTC (peer-runtime §6), anything else is offered to the Runner,
+// run_code is the runtime's PTC (docs/PEER-RUNTIME.md §6), anything else is offered to the Runner,
 // then to the built-ins. In a turn that is already aborting the body never runs and the
 // call fails TOOL_ABORTED_BEFORE_DISPATCH. No open step, a step the model already ended,
 // an empty call id or name and a call id already used in the open step are errors.

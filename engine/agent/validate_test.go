@@ -6,7 +6,7 @@ import (
 	"github.com/twosettle/twosettle/engine/session"
 )
 
-// checkNesting checks the structure of a log from seq from on (peer-runtime §7.5 Logging):
+// checkNesting checks the structure of a log from seq from on (docs/PEER-RUNTIME.md §7.5 Logging):
 // turns and steps nest properly with rising turn numbers and steps counted from 1;
 // user/message only right after step/start (admission); every tool/call inside an open
 // step, every tool/result in the same turn and step as its call and in call order;

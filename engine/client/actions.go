@@ -215,7 +215,7 @@ func (c *Client) edited(k *card) {
 	c.persist(k)
 }
 
-// submit sends the batch through the card's channel as it is now (spec §6.6): through
+// submit sends the batch through the card's channel as it is now (docs/PEER.md §6.6): through
 // the waterfall (busy until reconciliation, draft kept: CARD-5), through the late-answer
 // RPC (busy until its reply), or not at all.
 func (c *Client) submit(k *card) {
@@ -251,7 +251,7 @@ func (c *Client) send(k *card, batch []wire.AnswerItem) {
 	}
 }
 
-// buildBatch is the answer batch in question order (spec §6.6 Submit), appended to into.
+// buildBatch is the answer batch in question order (docs/PEER.md §6.6 Submit), appended to into.
 // send encodes a batch at once and keeps nothing of it, so the selections are the
 // drafts' own lists, not copies.
 func buildBatch(into []wire.AnswerItem, k *card) []wire.AnswerItem {

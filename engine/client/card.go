@@ -20,7 +20,7 @@ const (
 	viaRPC       = "rpc"       // a late answer RPC is in flight
 )
 
-// Composer messages (spec §6.10).
+// Composer messages (docs/PEER.md §6.10).
 const (
 	msgIncomplete    = "Please complete this question first."
 	msgUnavailable   = "Cannot submit right now; try again in a moment."
@@ -29,7 +29,7 @@ const (
 	msgNotAnswerable = "this question is no longer answerable"
 )
 
-// card is one PendingQuestion with its composer (spec §6.2, §6.6): the question state
+// card is one PendingQuestion with its composer (docs/PEER.md §6.2, §6.6): the question state
 // shared by the live request and the continued projection row of one (Session, call id),
 // or the card of one unkeyed blocking request.
 type card struct {
@@ -46,7 +46,7 @@ type card struct {
 	waterfall *delivery // the attached waterfall channel, nil none
 	rpc       bool      // an rpc channel is attached (continued rows)
 
-	// countdown (spec §6.2)
+	// countdown (docs/PEER.md §6.2)
 	timedWait    bool  // the attached waterfall has a deadline
 	hasDeadline  bool  // a local deadline runs
 	deadline     int64 // client time
@@ -112,7 +112,7 @@ func (c *card) precedence() int {
 	return 1
 }
 
-// channel is the answer channel a submission would use now (spec §6.2).
+// channel is the answer channel a submission would use now (docs/PEER.md §6.2).
 func (c *card) channel() string {
 	switch {
 	case c.waterfall != nil:
@@ -157,7 +157,7 @@ func (c *card) setDeadline(now, at int64) {
 
 // fireTick is the first tick of the card's interval at or after its deadline: the
 // interval ticks every tick ms from anchor, and a tick expires the card when now >=
-// deadline (spec §6.2).
+// deadline (docs/PEER.md §6.2).
 func (c *card) fireTick(tick int64) int64 {
 	k := int64(1)
 	if d := c.deadline - c.anchor; d > tick {
@@ -296,7 +296,7 @@ func (c *card) snapshot(now int64, seat, focus bool) wire.CardState {
 	}
 }
 
-// planReviewOf reports whether a batch is a plan review (spec §6.8): exactly one
+// planReviewOf reports whether a batch is a plan review (docs/PEER.md §6.8): exactly one
 // single-select question with a plan-review intent, a detail, at most two options, one
 // of which is the approve label.
 func planReviewOf(qs []wire.Question) bool {

@@ -7,7 +7,7 @@ import (
 )
 
 // ensure returns the card of (session, callID), creating and publishing it when there
-// is none; a request without a call id always gets a fresh card (spec §6.3, CARD-1,
+// is none; a request without a call id always gets a fresh card (docs/PEER.md §6.3, CARD-1,
 // CARD-3). A read-only review card holding the key gives way to the live card.
 func (c *Client) ensure(session string, qs []wire.Question, callID string) *card {
 	if callID != "" {

@@ -347,7 +347,7 @@ func (c *Client) mount(s *sessionView, k *card) {
 
 // autofocus focuses the optionless text field of the seat card once per question
 // index, only when an answer channel is ready, no countdown exists and the card is not
-// locked (CD-8, spec §6.6).
+// locked (CD-8, docs/PEER.md §6.6).
 func (c *Client) autofocus(k *card) {
 	if k.channel() == wire.ChannelNone || k.timedWait || k.busy != viaNone || k.kind != kindQuestion ||
 		c.page.windowBlurred || len(k.questions[k.index].Options) > 0 || k.autofocused[k.index] {

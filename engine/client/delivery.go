@@ -9,7 +9,7 @@ import (
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
-// Listener phases of one forwarded request (spec §6.4).
+// Listener phases of one forwarded request (docs/PEER.md §6.4).
 const (
 	phHandshake = iota // the claim stream is open, its first frame has not arrived
 	phListening        // the channel is attached to the card
@@ -17,7 +17,7 @@ const (
 )
 
 // msgWaitEnded is the plain Error the listener rejects with when its claim stream ends
-// before the user answered (CLAIM-6, spec §8.11).
+// before the user answered (CLAIM-6, docs/PEER.md §8.11).
 const msgWaitEnded = "the foreground question wait ended"
 
 // delivery is the client's listener for one waterfall delivery of its generation.
@@ -153,7 +153,7 @@ func (c *Client) endGeneration(cancel bool) {
 	c.page.connected, c.page.failing = false, false
 }
 
-// onWaterfall is the answer listener (spec §6.4). Deliveries that this client cannot
+// onWaterfall is the answer listener (docs/PEER.md §6.4). Deliveries that this client cannot
 // answer are handed on at once with next: another event, an unscoped request, a
 // payload that is not a question request, or a torn-down questions UI.
 func (c *Client) onWaterfall(f wire.Waterfall) {

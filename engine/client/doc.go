@@ -16,7 +16,7 @@
 // claim stream is gone, and the client dials again. Reload keeps only the draft store; the
 // page (cards, sessions, deliveries, streams, RPCs) starts over and dials.
 //
-// Listener (spec §6.4). Each Waterfall delivery is one listener with three phases. (1) The
+// Listener (docs/PEER.md §6.4). Each Waterfall delivery is one listener with three phases. (1) The
 // card for (Session, call id) is ensured at once (a request without a call id gets a fresh
 // unkeyed card, key question:<32 hex of this page load>:<n>) and published. (2) A timed
 // request (wait {callId, timed:true}) opens the claim stream userQuestions/attachWait
@@ -35,7 +35,7 @@
 // An unkeyed card ends with its listener (CARD-11); a keyed card stays until
 // reconciliation removes it.
 //
-// Countdown (spec §6.2). A card runs a local deadline only while a timed waterfall is
+// Countdown (docs/PEER.md §6.2). A card runs a local deadline only while a timed waterfall is
 // attached and the card is neither focused, edited nor held. Ticks come every TickMs from
 // the moment the deadline was set, and the first tick at or after the deadline expires the
 // card (a 2 000 ms countdown set at 0 fires at 2 000 with the default 1 000 ms tick, never
@@ -46,7 +46,7 @@
 // (CD-4). Hidden cards keep counting (CD-7). NextDeadline reports the expiring tick only:
 // the ticks before it merely repaint, and State computes the countdown from the clock.
 //
-// Channels and submission (spec §6.5, §6.6). A card's channel is its attached waterfall,
+// Channels and submission (docs/PEER.md §6.5, §6.6). A card's channel is its attached waterfall,
 // else the late-answer RPC when the projection lists it continued, else none (submission
 // refused). A waterfall submission has no acknowledgement: the card stays busy with its
 // draft until reconciliation; if the question turns continued meanwhile, busy clears with
@@ -54,7 +54,7 @@
 // sends userQuestions/answer {agentId, callId, answer}; true hides the panel (the question
 // is not settled by it, CARD-7), false or an error re-arms with a message.
 //
-// Reconciliation (spec §6.5). Each SessionUpdate replaces the Session's projection and
+// Reconciliation (docs/PEER.md §6.5). Each SessionUpdate replaces the Session's projection and
 // inbox views and reconciles: a continued row creates its card (with the RPC channel) unless
 // its reply waits in the inbox; an open row only updates an existing card; then every
 // keyed card whose call is not listed, with no listener running and no waterfall attached,
@@ -68,9 +68,9 @@
 // released); one that takes it mounts: the Session's drafts are pruned to its live cards
 // and the optionless text field may autofocus (CD-8).
 //
-// Rows, nodes, conversation (spec §6.9, §7). They are computed from the Session's log,
-// projection and inbox when State is taken: rows follow the state table of §7.3 and the
-// queued override of §7.4; a node is a user/message whose source is a late reply, parsed
+// Rows, nodes, conversation (docs/PEER.md §6.9, §7). They are computed from the Session's log,
+// projection and inbox when State is taken: rows follow the state table of docs/PEER.md §7.3
+// and the queued override of docs/PEER.md §7.4; a node is a user/message whose source is a late reply, parsed
 // leniently with its raw text kept; the conversation lays out triggers, turn disclosures,
 // process groups and replies (see conversation).
 //
@@ -95,7 +95,7 @@
 //     wire.ReadJSONString, as in engine/questions), not encoding/json: a request payload
 //     with a wrongly typed field is not a question request and is handed on.
 //   - CLAIM-2 across a failed generation. A failed $events/result reply of the live
-//     generation fails the generation, as the peer's pump does (peer-runtime §1.4): a
+//     generation fails the generation, as the peer's pump does (docs/PEER-RUNTIME.md §1.4): a
 //     failure means the host may not have that outcome (the request or its reply was lost)
 //     or no longer knows the generation, and results are never retried, so the client must
 //     reconnect for the pending requests to be replayed. Every delivery whose outcome is not
@@ -144,7 +144,7 @@
 //
 // # Mutants
 //
-// The branches marked MUTANT are the deliberate bugs of engine/mutant (DESIGN §6), switched
+// The branches marked MUTANT are the deliberate bugs of engine/mutant (docs/ARCHITECTURE.md §6), switched
 // on only by Config.Mutant. With the zero set every path is the correct engine's; each
 // mutant of this package is shown flipping its rule in mutant_test.go.
 package client

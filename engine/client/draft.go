@@ -10,7 +10,7 @@ import (
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
-// Wait dispositions saved beside a draft (spec §6.6): "" none, editing (the first edit
+// Wait dispositions saved beside a draft (docs/PEER.md §6.6): "" none, editing (the first edit
 // froze the countdown), waiting (Take time froze it).
 const (
 	dispNone    = ""
@@ -30,7 +30,7 @@ func (d qdraft) clone() qdraft {
 	return d
 }
 
-// answered: a selection or a non-blank custom text (spec §6.6).
+// answered: a selection or a non-blank custom text (docs/PEER.md §6.6).
 func (d qdraft) answered() bool { return len(d.selected) > 0 || trimSpace(d.custom) != "" }
 
 // completed: answered or skipped.
@@ -84,7 +84,7 @@ func (p progress) appendTo(b []byte) []byte {
 }
 
 // decodeProgress reads a stored draft for a card of n questions. It accepts it only if it
-// fits (spec §6.6, DRAFT-2): index an integer in range, exactly n drafts of the right
+// fits (docs/PEER.md §6.6, DRAFT-2): index an integer in range, exactly n drafts of the right
 // types, wait absent, editing or waiting. Anything else reports false.
 func (rd *reader) decodeProgress(stored string, n int) (progress, bool) {
 	top, ok := rd.object(stored)

@@ -14,7 +14,7 @@ type replyAnswer struct {
 	custom   *string
 }
 
-// replyPairsOf reads a recorded reply's text (spec §6.9): non-JSON, or no questions
+// replyPairsOf reads a recorded reply's text (docs/PEER.md §6.9): non-JSON, or no questions
 // array, gives nothing; question entries need string id and question (others skipped),
 // answer entries a string id and an array selected (filtered to strings).
 func (rd *reader) replyPairsOf(text string) ([]wire.Question, []replyAnswer) {

@@ -9,7 +9,7 @@ func splitmix64(x uint64) uint64 {
 	return x ^ (x >> 31)
 }
 
-// pageKey is the 32 lowercase hex characters drawn once per page load (spec §6.2): the
+// pageKey is the 32 lowercase hex characters drawn once per page load (docs/PEER.md §6.2): the
 // middle part of every unkeyed card key of that load, so a key never repeats across
 // reloads and an old stored draft never attaches to a new unkeyed card (CARD-3).
 func pageKey(seed uint64, load int) string {

@@ -6,7 +6,7 @@ import (
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
-// The client's readers of received and recorded JSON (spec §6.4, §6.7, §6.9, §7.2). They
+// The client's readers of received and recorded JSON (docs/PEER.md §6.4, §6.7, §6.9, §7.2). They
 // never fail loudly: what does not parse is reported as absent and handled as the spec says.
 
 // object parses text as a JSON object (valid until r's next parse).

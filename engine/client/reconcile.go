@@ -8,7 +8,7 @@ import (
 )
 
 // onSessionUpdate takes a Session's appended events (or its whole log on Reset) and its
-// current projection and inbox views, then reconciles the cards (spec §6.5).
+// current projection and inbox views, then reconciles the cards (docs/PEER.md §6.5).
 func (c *Client) onSessionUpdate(f wire.SessionUpdate) {
 	if f.Session == "" {
 		return
@@ -61,7 +61,7 @@ func (c *Client) onSessionUpdate(f wire.SessionUpdate) {
 }
 
 // queuedReply is the first inbox message (next-step, then next-turn) that is a late
-// reply for callID (spec §7.1).
+// reply for callID (docs/PEER.md §7.1).
 func queuedReply(v wire.InboxView, callID string) (session.Message, bool) {
 	for _, list := range [2][]session.Message{v.NextStep, v.NextTurn} {
 		for _, m := range list {
@@ -87,7 +87,7 @@ func validRow(r wire.PendingRow) bool {
 }
 
 // reconcile publishes the Session's continued questions and sweeps the cards it no
-// longer lists (spec §6.5): a continued row creates its card and attaches the late-answer
+// longer lists (docs/PEER.md §6.5): a continued row creates its card and attaches the late-answer
 // channel; an open row only updates an existing card; a continued row whose reply waits
 // in the inbox is left out, so its card is swept (CARD-9). A keyed card is removed only
 // when its call is not listed, no forwarded request remains and no waterfall is attached

@@ -20,7 +20,7 @@ const (
 	actQueued // "View answers": expand the read-only transcript while the reply is queued
 )
 
-// Row verdicts and summaries (spec §7.3).
+// Row verdicts and summaries (docs/PEER.md §7.3).
 const (
 	verdictCancelled   = "This question set was cancelled before answers were submitted."
 	verdictInterrupted = "This question set was interrupted before answers were submitted."
@@ -134,8 +134,8 @@ func (c *Client) findRow(a wire.UserAction) (*sessionView, rowInfo, error) {
 	return nil, rowInfo{}, fmt.Errorf("reopen: several Sessions have a row for %s; name the session", a.Card)
 }
 
-// computeRow applies the row's state table in order (spec §7.3), then the queued override
-// (§7.4). The questions of a one-question call are read into blk (see questionEntries).
+// computeRow applies the row's state table in order (docs/PEER.md §7.3), then the queued override
+// (docs/PEER.md §7.4). The questions of a one-question call are read into blk (see questionEntries).
 func computeRow(rd *reader, s *sessionView, src rowSource, blk *entryBlock) rowInfo {
 	r := rowInfo{callID: src.call.CallID, args: src.call.Arguments, state: "ok"}
 	r.questions, _ = rd.questionEntries(src.call.Arguments, blk)
@@ -244,7 +244,7 @@ func (r *rowInfo) answered(src rowSource, as []wire.AnswerItem, fromSettled bool
 }
 
 // queuedOverride: while a late reply for this call waits in the inbox, the row shows its
-// submitted answers and View answers only expands the transcript (spec §7.4).
+// submitted answers and View answers only expands the transcript (docs/PEER.md §7.4).
 func (r *rowInfo) queuedOverride(rd *reader, s *sessionView) {
 	m, ok := queuedReply(s.inbox, r.callID)
 	if !ok || m.NoText {

@@ -40,7 +40,7 @@ func (c *Client) onHTTP(id string, env wire.Envelope) {
 		if !c.page.connected || call.gen != c.page.gen {
 			return
 		}
-		// A failed $events/result fails the whole event generation (peer-runtime §1.4):
+		// A failed $events/result fails the whole event generation (docs/PEER-RUNTIME.md §1.4):
 		// its deliveries abort at once. The claims of outcomes already sent stay until
 		// those outcomes have their replies (CLAIM-2); then the generation ends, its
 		// claims are cancelled, and the client dials again.

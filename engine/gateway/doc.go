@@ -1,4 +1,4 @@
-// Package gateway is the generic Remote transport of the reference host (spec/peer-runtime.md
+// Package gateway is the generic Remote transport of the reference host (docs/PEER-RUNTIME.md
 // §1–§3): forwarded waterfall requests with their pending table, fan-out, settlement, replay
 // and cancellation; logical streams on each client's mux link; unary RPC envelopes. It is
 // sans-IO: commands are method calls, and output is a sequence of wire effects.
@@ -71,7 +71,7 @@
 //
 // # Mutants
 //
-// The branches marked MUTANT are the deliberate bugs of engine/mutant (DESIGN §6), switched
+// The branches marked MUTANT are the deliberate bugs of engine/mutant (docs/ARCHITECTURE.md §6), switched
 // on only by Config.Mutants. With the zero set every path is the correct engine's; each
 // mutant of this package is shown flipping its rule in mutant_test.go.
 package gateway

@@ -13,7 +13,7 @@ import (
 	"pgregory.net/rapid"
 )
 
-// model is a reference model of the pending table, written from peer-runtime §1 directly.
+// model is a reference model of the pending table, written from docs/PEER-RUNTIME.md §1 directly.
 type model struct {
 	gens   map[string]int // minted generations per client
 	order  []string       // connected clients, in connect order

@@ -17,7 +17,7 @@ type Caller struct {
 // CallHandler answers a unary call. A nil value makes {ok:true} without a value key; a
 // non-nil value must be JSON. An error makes {ok:false,error:{code,message}}: a *Error
 // (or an error wrapping one) keeps its code, anything else is gateway/internal with the
-// error's message (peer-runtime §3.1).
+// error's message (docs/PEER-RUNTIME.md §3.1).
 type CallHandler func(c Caller, args json.RawMessage) (json.RawMessage, error)
 
 // HandleCall registers the handler of a unary endpoint.

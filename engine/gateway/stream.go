@@ -14,7 +14,7 @@ import (
 // stream at once, keep the stream and emit later, or leave it open indefinitely. A
 // non-nil error returned while the stream is still open ends it with an error frame: a
 // *Error keeps its code, anything else is gateway/internal with the error's message
-// (peer-runtime §2.2 step 4).
+// (docs/PEER-RUNTIME.md §2.2 step 4).
 type StreamHandler func(s *Stream, args json.RawMessage) error
 
 // Stream is one logical stream a client opened on its mux link (one generation).
@@ -142,7 +142,7 @@ func (g *Gateway) OpenStream(client string, gen int, streamID, endpoint string, 
 }
 
 // CancelStream is the client's cancel of one of its streams: the stream closes with no
-// terminal frame and its signal aborts with ErrStreamCancelled (peer-runtime §2.2 step 5).
+// terminal frame and its signal aborts with ErrStreamCancelled (docs/PEER-RUNTIME.md §2.2 step 5).
 // A cancel for an unknown or finished stream is dropped; one on a generation that is not
 // active is an error.
 func (g *Gateway) CancelStream(client string, gen int, streamID string) error {

@@ -13,7 +13,7 @@ import (
 )
 
 // Invocation is one forwarded waterfall request: what the host's forwarding listener
-// hands the gateway (peer-runtime §1.1).
+// hands the gateway (docs/PEER-RUNTIME.md §1.1).
 type Invocation struct {
 	// Event is the waterfall event name. It is copied into the frame and never compared.
 	Event string

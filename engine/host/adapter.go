@@ -72,7 +72,7 @@ func (h *Host) runTool(c *agent.Call) bool {
 
 // forward is the host's forwarding listener of the user-questions/request waterfall: a
 // scoped request goes to the gateway (every connected client); an unscoped one has no
-// carrier and passes on (peer-runtime §1.1), so it reaches NO_PROVIDER.
+// carrier and passes on (docs/PEER-RUNTIME.md §1.1), so it reaches NO_PROVIDER.
 func (h *Host) forward(r *questions.Request, next func(), settle func(questions.Outcome)) {
 	ag := asAgent(r.Agent)
 	if ag == nil {

@@ -34,7 +34,7 @@ func (h *Host) do(now int64, cmd wire.Command) error {
 			src.Kind = session.SourceUser
 		}
 		// A prompt or steer to a closed or cold Session resumes its root first (the peer's
-		// prompt route, peer-runtime §3.2); the message then wakes it. The other model
+		// prompt route, docs/PEER-RUNTIME.md §3.2); the message then wakes it. The other model
 		// commands never resume: they act inside a running turn, which a cold Session has not.
 		if h.rt.Agent(c.Session) == nil {
 			// An armed storage fault fails the write before the resume: nothing changes.

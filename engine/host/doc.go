@@ -1,6 +1,6 @@
 // Package host is the reference host: one host composed of the Session logs and agents
 // (engine/agent), the Remote transport (engine/gateway) and the question feature
-// (engine/questions), behind wire.HostPort (DESIGN §1).
+// (engine/questions), behind wire.HostPort (docs/ARCHITECTURE.md §1).
 //
 // # What it owns
 //
@@ -53,14 +53,14 @@
 //
 //   - Service errors on the wire keep their domain code: userQuestions/answer and
 //     attachWait fail with {code: REPLY_QUEUED|BAD_ANSWER|CALLER_NOT_LIVE|DELEGATED_CALLER,
-//     message}, not gateway/internal (peer-runtime open question Q4: the peer most likely
+//     message}, not gateway/internal (docs/PEER-RUNTIME.md §8.4: the peer most likely
 //     loses the code).
 //   - The Remote lookup resolves an owned child to its live instance; the service then
 //     fails with DELEGATED_CALLER (the peer's lookup fence would answer session/agent-busy
 //     before the service runs). CALLER-4 is thereby visible on the wire.
 //   - Model commands on a closed or cold Session (no live agent, e.g. after a restart): a
 //     Send (a prompt or a steer) resumes the Session's root first, as the peer's prompt
-//     route does (peer-runtime §3.2: prompt resumes "when its method allows it"), and the
+//     route does (docs/PEER-RUNTIME.md §3.2: prompt resumes "when its method allows it"), and the
 //     message then wakes it into a new turn whose first step admits it. Header, ToolCall
 //     and EndStep act inside a running turn, which a cold Session has not (its interrupted
 //     turn was closed by repair), so they stay refused ("no live agent"), and so does
@@ -85,23 +85,23 @@
 //   - The host does not recover panics: its property test drives random commands and must
 //     never see one.
 //
-// # Where the reference engine follows the decision against the peer (spec §8)
+// # Where the reference engine follows the decision against the peer (docs/PEER.md §8)
 //
-//   - AGENT-6 / peer-runtime Q11: the peer's answer() acknowledges a steer that is only in
-//     memory (a crash inside the 200 ms window loses an accepted reply); the reference
+//   - AGENT-6 / docs/PEER-RUNTIME.md §8.11: the peer's answer() acknowledges a steer that
+//     is only in memory (a crash inside the 200 ms window loses an accepted reply); the reference
 //     host flushes the reply before it reports success, because the decision's durable
 //     reply ("the inbox message is the durable queued reply") must not be lost once the
 //     client was told.
-//   - Every other point of spec §8 follows the peer, because the decision is silent there
-//     or agrees with the implemented code (see engine/questions' package doc for the list):
-//     agent/inbox/spliced is not a projection input (§8.1, as the implemented note says),
-//     the deadline is absolute (§8.4), the extra codes BAD_TIMEOUT, DUPLICATE_WAIT and
+//   - Every other point of docs/PEER.md §8 follows the peer, because the decision is silent
+//     there or agrees with the implemented code (see engine/questions' package doc for the
+//     list): agent/inbox/spliced is not a projection input (§8.1, as the implemented note
+//     says), the deadline is absolute (§8.4), the extra codes BAD_TIMEOUT, DUPLICATE_WAIT and
 //     EMPTY_QUESTIONS exist (§8.2), answer() checks ids only (§8.7), REPLY_QUEUED also
 //     consults the inbox (§8.8), timed -1 calls are keyed and tracked (§8.10).
 //
 // # Mutants
 //
-// The branches marked MUTANT are the deliberate bugs of engine/mutant (DESIGN §6), switched
+// The branches marked MUTANT are the deliberate bugs of engine/mutant (docs/ARCHITECTURE.md §6), switched
 // on only by Config.Mutant (which the host also hands to the gateway, the question service,
 // the tool and every projection). With the zero set every path is the correct engine's;
 // each mutant of this package is shown flipping its rule in mutant_test.go.

@@ -39,7 +39,7 @@ type Host struct {
 	memo       questions.Memo // the projections' shared header reading
 
 	// contexts are the agent-context lifetimes handed to the gateway with each forwarded
-	// request: aborted when their instance stops being live (peer-runtime §1.2 step 2).
+	// request: aborted when their instance stops being live (docs/PEER-RUNTIME.md §1.2 step 2).
 	contexts []agentContext
 
 	clients []*clientView // connected generations the host has sent updates to, by name

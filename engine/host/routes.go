@@ -12,7 +12,7 @@ import (
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
-// The host's Remote endpoints (peer-runtime §2.4, §3): the late-answer RPC, the inbox
+// The host's Remote endpoints (docs/PEER-RUNTIME.md §2.4, §3): the late-answer RPC, the inbox
 // discard RPC, and the claim stream. Their args must match exactly (no missing, no extra,
 // no mistyped field): anything else is gateway/arguments-invalid.
 
@@ -108,7 +108,7 @@ func (c claimStream) Frame(ms int64) {
 }
 
 // End ends the stream unless the client already cancelled it or lost its link (then no
-// frame can be sent, peer-runtime §2.2 step 5).
+// frame can be sent, docs/PEER-RUNTIME.md §2.2 step 5).
 func (c claimStream) End() {
 	if c.s.Open() {
 		_ = c.s.End()

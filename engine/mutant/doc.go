@@ -1,4 +1,4 @@
-// Package mutant is the registry of the reference engine's deliberate bugs (DESIGN §6,
+// Package mutant is the registry of the reference engine's deliberate bugs (docs/ARCHITECTURE.md §6,
 // §9): each mutant is a named, plausible way to get the decision wrong, drawn from the
 // decision's rejected alternatives or from a failure mode another system shipped, and
 // switched on only by an explicit option (host.Config.Mutant, client.Config.Mutant). The

@@ -111,7 +111,7 @@ var table = [numIDs]Info{
 		Name: "settle-on-splice", Side: Host, Breaks: []string{"PROJ-9", "PROJ-8"},
 		Doc: "the projection settles a question when its reply is queued (the inbox splice), before any step admits it",
 		Source: "the decision's rejected alternative of a dedicated late-reply event (queuing recorded as the answer); " +
-			"peer spec §8.1 (the splice is not a projection input)",
+			"docs/PEER.md §8.1 (the splice is not a projection input)",
 	},
 	UnknownOutcomeDropsQuestion: {
 		Name: "unknown-outcome-drops-question", Side: Host, Breaks: []string{"PROJ-4", "AGENT-3"},
@@ -156,7 +156,7 @@ var table = [numIDs]Info{
 		Name: "ack-before-flush", Side: Host, Breaks: []string{"AGENT-6", "LATE-4"},
 		Doc: "the late-answer RPC reports true before the reply is persisted: a crash inside the write-behind window loses " +
 			"an accepted reply",
-		Source: "the peer's shipped behaviour (peer-runtime Q11: answer() acknowledges a steer batched for ~200 ms)",
+		Source: "the peer's shipped behaviour (docs/PEER-RUNTIME.md §8.11: answer() acknowledges a steer batched for ~200 ms)",
 	},
 	DisconnectIsNext: {
 		Name: "disconnect-is-next", Side: Host, Breaks: []string{"GW-6"},
@@ -179,7 +179,7 @@ var table = [numIDs]Info{
 		Name: "fork-inherits-questions", Side: Host, Breaks: []string{"PROJ-11"},
 		Doc: "a fork's projection folds the events it inherited from its parent like its own, so the parent's " +
 			"questions (open, continued, settled) and its timed header reappear in the fork",
-		Source: "a projection rebuilt from a copied log without the fork's boundary (peer spec §5.1: events with seq < " +
+		Source: "a projection rebuilt from a copied log without the fork's boundary (docs/PEER.md §5.1: events with seq < " +
 			"inheritedEventCount are ignored, \"a parent's questions never enter a fork\")",
 	},
 	WriteFaultKeepsReservation: {

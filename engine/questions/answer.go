@@ -15,14 +15,14 @@ const (
 	ReplyOutcome = "answered"
 )
 
-// Answer is the late-answer path answer(agent, callId, answer) (spec §4.5). In order:
+// Answer is the late-answer path answer(agent, callId, answer) (docs/PEER.md §4.5). In order:
 //   - the liveness check (CALLER-4);
 //   - false unless the agent's Session has an active continued row for callID: unknown,
 //     open, settled and legacy calls are not answerable (LATE-1);
 //   - REPLY_QUEUED while another reply for the call awaits admission: reserved, or in the
 //     inbox's next-step or next-turn list (LATE-2), before the batch is validated;
 //   - BAD_ANSWER unless the batch names each question id exactly once (LATE-3); labels
-//     are not checked (spec §8.7);
+//     are not checked (docs/PEER.md §8.7);
 //   - the reply is reserved and steered; a steer failure releases the reservation and is
 //     returned (LATE-5); otherwise true (LATE-4).
 //
@@ -130,7 +130,7 @@ func laxBatch(as value, qs []wire.Question) bool {
 }
 
 // replyText is the late reply's text: compact JSON with keys kind, tool, callId,
-// questions, answers (spec §1.3).
+// questions, answers (docs/PEER.md §1.3).
 func replyText(callID string, qs []wire.Question, answers value) []byte {
 	b := make([]byte, 0, 256)
 	b = append(b, `{"kind":"`+ReplyKind+`","tool":"`+ToolName+`","callId":`...)

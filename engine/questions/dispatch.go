@@ -17,7 +17,7 @@ type Request struct {
 }
 
 // Payload is the request's JSON projection as it is forwarded to clients: the request
-// without its agent and signal (peer-runtime §1.1).
+// without its agent and signal (docs/PEER-RUNTIME.md §1.1).
 func (r *Request) Payload() json.RawMessage {
 	return wire.QuestionRequest{Questions: r.Questions, Wait: r.Wait}.AppendJSON(nil)
 }

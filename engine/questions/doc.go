@@ -1,14 +1,14 @@
 // Package questions is the question feature of the reference host: the model-facing tool
 // ask_user_question (tool-ask-user), the host's foreground wait (TimedQuestionWait), the
 // UserQuestionService (ask, askTimed, attachWait, answer, unload), the per-Session reply
-// reservations, and the userQuestions projection (spec/peer-behaviour.md §1–§5).
+// reservations, and the userQuestions projection (docs/PEER.md §1–§5).
 //
 // What it owns:
 //   - Tool: schemas (legacy and timed), mode selection, timeout validation, service path
 //     selection and the byte-exact result texts (pending, answers, "Error: <message>").
 //   - Wait: the private signal, the fixed deadline, the claims and the one timer.
 //   - Service: the check order of every path and the moment each error code is raised
-//     (§4.7), the wait registry (agent instance × call id), the waterfall chain (host
+//     (docs/PEER.md §4.7), the wait registry (agent instance × call id), the waterfall chain (host
 //     listeners, then the terminal NO_PROVIDER), late answers and reservations.
 //   - Projection and Fold: the userQuestions view as a pure, incremental fold over
 //     engine/session events.
@@ -62,19 +62,20 @@
 //     "append"); the view's SettledFor returns the first.
 //   - An empty options list reads as absent (engine/wire's normalisation).
 //
-// Where the reference engine follows the decision against the peer (spec §8): none in
-// this package. It follows the peer's implemented behaviour throughout — agent/inbox/spliced
-// is not a projection input (§8.1), the deadline is absolute (§8.4), the projection settles
-// any active entry on a reply and does not check outcome (§8.5, §8.17), pending detection
-// is loose (§8.6), answer() checks ids only (§8.7), REPLY_QUEUED consults the live inbox
-// (§8.8), timed -1 calls send wait {callId} and are tracked (§8.10), a late claim can hold
-// a NO_PROVIDER wait (§8.12), a reused call id resets its entry (§8.18), forks ignore
-// inherited events (§8.19), and an answer that settles after the wait aborted is still the
-// result (§8.20) — because on each of these the decision is silent or agrees.
+// Where the reference engine follows the decision against the peer (docs/PEER.md §8): none in
+// this package. It follows the peer's implemented behaviour throughout, because on each of
+// these points the decision is silent or agrees (each is a subsection of docs/PEER.md §8):
+// agent/inbox/spliced is not a projection input (§8.1), the deadline is absolute (§8.4),
+// the projection settles any active entry on a reply and does not check outcome (§8.5,
+// §8.17), pending detection is loose (§8.6), answer() checks ids only (§8.7), REPLY_QUEUED
+// consults the live inbox (§8.8), timed -1 calls send wait {callId} and are tracked
+// (§8.10), a late claim can hold a NO_PROVIDER wait (§8.12), a reused call id resets its
+// entry (§8.18), forks ignore inherited events (§8.19), and an answer that settles after
+// the wait aborted is still the result (§8.20).
 //
 // # Mutants
 //
-// The branches marked MUTANT are the deliberate bugs of engine/mutant (DESIGN §6), switched
+// The branches marked MUTANT are the deliberate bugs of engine/mutant (docs/ARCHITECTURE.md §6), switched
 // on only by Config.Mutants, ToolConfig.Mutants, WaitConfig.Mutants and
 // Projection.SetMutants. With the zero set every path is the correct engine's; each mutant
 // of this package is shown flipping its rule in mutant_test.go.

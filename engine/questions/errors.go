@@ -6,7 +6,7 @@ import (
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
-// The service's UserQuestionErrors (spec §4.7). Codes are the decision's; messages are the
+// The service's UserQuestionErrors (docs/PEER.md §4.7). Codes are the decision's; messages are the
 // reference engine's own (the peer asserts only the DELEGATED_CALLER message's content).
 
 func errAskAborted() *wire.Error { return wire.QuestionError(wire.AskAborted, wire.MsgAskAborted) }
@@ -62,7 +62,7 @@ func errBadAnswer(callID string, n int) *wire.Error {
 		strconv.Itoa(n)+" question ids exactly once")
 }
 
-// Tool-level validation failures are plain Errors with no code (spec §2.3, §8.2).
+// Tool-level validation failures are plain Errors with no code (docs/PEER.md §2.3, §8.2).
 const (
 	MsgBadToolTimeout   = "timeout must be -1 or a positive integer up to 2147483 seconds"
 	MsgTimedNeedsAgent  = "timed questions require a live agent"

@@ -3,7 +3,7 @@ package questions
 import "github.com/twosettle/twosettle/engine/wire"
 
 // checkLive is the liveness check shared by ask (with an agent), askTimed, attachWait and
-// answer (spec §4.1, CALLER-4):
+// answer (docs/PEER.md §4.1, CALLER-4):
 //   - CALLER_NOT_LIVE unless a is exactly the registry's live instance for its id: a stale
 //     instance that shares a live id is not live (CALLER-1); so is a nil agent;
 //   - DELEGATED_CALLER when the live agent is owned by another live agent (CALLER-2).

@@ -6,7 +6,7 @@ import (
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
-// Projection is the userQuestions projection of one Session (spec §5): a pure fold over
+// Projection is the userQuestions projection of one Session (docs/PEER.md §5): a pure fold over
 // the Session's existing events (PROJ-1) with no state of its own beyond the timed flag of
 // the latest request/header. It is incremental: Apply folds one event, and a new view value
 // is made only when the view changes. Published views are never mutated (copy on write), so

@@ -207,7 +207,7 @@ func TestProjection(t *testing.T) {
 		if v := Fold(logOf(append(base, noText)...), 0); len(v.Settled) != 1 {
 			t.Fatalf("no text (and no outcome): %s", v)
 		}
-		// An open entry settles too (spec §8.5); an ordinary message with the same JSON does not.
+		// An open entry settles too (docs/PEER.md §8.5); an ordinary message with the same JSON does not.
 		v = Fold(logOf(hdr(timedTools), call("c1", argsAB), reply("m", "c1", batchAB)), 0)
 		if len(v.Settled) != 1 {
 			t.Fatalf("open entry: %s", v)

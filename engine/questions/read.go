@@ -3,14 +3,14 @@ package questions
 import "github.com/twosettle/twosettle/engine/wire"
 
 // The readers of this file turn recorded or received JSON into the question vocabulary.
-// They are shared by the projection (spec §5.2), the tool (spec §2) and answer() (§4.5),
+// They are shared by the projection (docs/PEER.md §5.2), the tool (docs/PEER.md §2) and answer() (docs/PEER.md §4.5),
 // so that a call the projection can read is exactly a call the tool could have asked.
 
 // ToolName is the model-facing name of the question tool.
 const ToolName = "ask_user_question"
 
 // readQuestions reads model-facing arguments {questions:[{id, question, header?,
-// options?:[{label, description?}], multi_select?}], …} (spec §5.2 questionsOf). Extra keys
+// options?:[{label, description?}], multi_select?}], …} (docs/PEER.md §5.2 questionsOf). Extra keys
 // are allowed and dropped; a wrong type on any field, optional or not, makes the whole
 // thing unreadable. minOne requires a non-empty batch (the projection's rule); the tool
 // lets an empty batch through so the service can reject it with EMPTY_QUESTIONS.
@@ -81,7 +81,7 @@ func readQuestion(item value) (wire.Question, bool) {
 }
 
 // readBatch reads an answer batch text: a JSON object whose answers is an array of strict
-// items {id: string, selected: string[], custom?: string} with no other keys (spec §5.2).
+// items {id: string, selected: string[], custom?: string} with no other keys (docs/PEER.md §5.2).
 // Extra top-level keys are allowed.
 func readBatch(text string) ([]wire.AnswerItem, bool) {
 	out, ok, _ := readBatchReusing(text, nil)
@@ -172,7 +172,7 @@ func readAnswerItem(item value) (wire.AnswerItem, bool) {
 }
 
 // isPendingText reports whether a result text is a pending result: a JSON object with
-// pending === true (the projection's loose test, spec §5.2 and §8.6: callId not required).
+// pending === true (the projection's loose test, docs/PEER.md §5.2 and §8.6: callId not required).
 func isPendingText(text string) bool { return scanPending(text) }
 
 // headerTimed reports whether a request/header's tools (raw JSON) declare the timed

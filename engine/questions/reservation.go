@@ -9,7 +9,7 @@ import (
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
-// reservation is the per-Session hold on a call's late reply (LATE-6, spec §4.6): it covers
+// reservation is the per-Session hold on a call's late reply (LATE-6, docs/PEER.md §4.6): it covers
 // the reply from queuing through claim and admission. ClaimedTurn is -1 until the reply is
 // claimed into a step.
 type reservation struct {
@@ -19,7 +19,7 @@ type reservation struct {
 
 // The reservations live in memory only, keyed by Session id then call id. A host restart
 // loses them; the durable inbox check of answer() and the re-reservation on claim of a
-// restored reply cover that (spec §8.8).
+// restored reply cover that (docs/PEER.md §8.8).
 
 func (s *Service) reservation(sessionID, callID string) *reservation {
 	return s.reserved[sessionID][callID]

@@ -7,11 +7,11 @@ import (
 	"pgregory.net/rapid"
 )
 
-// The value-based probes: the plain reading of spec §5.2, against which the scanner is
+// The value-based probes: the plain reading of docs/PEER.md §5.2, against which the scanner is
 // checked.
 
 // isPendingText reports whether a result text is a pending result: a JSON object with
-// pending === true (the projection's loose test, spec §5.2 and §8.6: callId not required).
+// pending === true (the projection's loose test, docs/PEER.md §5.2 and §8.6: callId not required).
 func isPendingValue(text string) bool {
 	v, ok := parseJSON(text)
 	if !ok {

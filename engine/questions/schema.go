@@ -10,10 +10,10 @@ import (
 // request/header tools: {name, description, parameters}. The timed schema adds an integer
 // timeout (TOOL-2); the projection recognises it by that key (PROJ-2).
 
-// LegacyDescription is the legacy tool's description (spec §2.2).
+// LegacyDescription is the legacy tool's description (docs/PEER.md §2.2).
 const LegacyDescription = "Ask the user a concise question when you need confirmation, a choice, or missing information."
 
-// TimedDescription is the timed tool's description (spec §2.3).
+// TimedDescription is the timed tool's description (docs/PEER.md §2.3).
 const TimedDescription = "Ask the user one or more questions, each with a distinct stable id. " +
 	"A submitted skip is an item with empty selected and no custom. " +
 	"A pending result means no batch arrived before the timeout while the user can still answer."

@@ -70,7 +70,7 @@ func (r Result) JSON() json.RawMessage {
 
 func fail(e *wire.Error) Result { return Result{Err: e} }
 
-// Service is the UserQuestionService (spec §4): foreground asks and timed waits, client
+// Service is the UserQuestionService (docs/PEER.md §4): foreground asks and timed waits, client
 // claims, late answers and the per-Session reply reservations. It is driven by the host:
 // time comes in as now, and asynchronous completion is a callback that runs when a later
 // call settles it.
@@ -169,7 +169,7 @@ func (s *Service) Advance(now int64) {
 
 func (s *Service) clock() int64 { return s.now }
 
-// Ask is the blocking ask (spec §4.2). Checks, in order: a signal already aborted
+// Ask is the blocking ask (docs/PEER.md §4.2). Checks, in order: a signal already aborted
 // (ASK_ABORTED, no answerer is called, ASK-1); an empty batch (EMPTY_QUESTIONS, ASK-2); the
 // liveness of a supplied agent (CALLER-*); plan-review intents (BAD_INTENT, ASK-3). Then
 // the waterfall, whose rejection is restored (ASK-5): a domain error wins, even over an
@@ -247,7 +247,7 @@ func checkIntents(qs []wire.Question) *wire.Error {
 // MaxTimeoutMs is the largest timeout askTimed accepts (a 32-bit timer's range).
 const MaxTimeoutMs = 2147483647
 
-// AskTimed is the timed ask (spec §4.3). timeoutMs must be an integer in 1..MaxTimeoutMs
+// AskTimed is the timed ask (docs/PEER.md §4.3). timeoutMs must be an integer in 1..MaxTimeoutMs
 // (BAD_TIMEOUT, checked before liveness and dispatch, ASK-6); the agent must be the live
 // root (a nil agent is CALLER_NOT_LIVE); a second live wait for the same agent and call
 // fails with DUPLICATE_WAIT and leaves the first alone (ASK-7). The request is then asked
@@ -310,7 +310,7 @@ func (s *Service) unregister(e *waitEntry) {
 	}
 }
 
-// AttachWait is the claim stream userQuestions/attachWait (spec §4.4), run when the client
+// AttachWait is the claim stream userQuestions/attachWait (docs/PEER.md §4.4), run when the client
 // pulls its first frame: the liveness check (CALLER-4), then the live wait of (agent,
 // callID) takes the claim (Wait.Attach). With no such wait the stream ends with no frame
 // (WAIT-7). A liveness failure is returned and the sink is left alone.

@@ -385,7 +385,7 @@ func TestAsk(t *testing.T) {
 		if len(f3.svc.Waits()) != 0 {
 			t.Fatal("wait left after unload")
 		}
-		// a late claim holds a NO_PROVIDER wait (spec §8.12)
+		// a late claim holds a NO_PROVIDER wait (docs/PEER.md §8.12)
 		f4 := newFixture()
 		f4.l.delegate = true
 		var r4 result

@@ -38,7 +38,7 @@ type ToolConfig struct {
 	Mutants mutant.Set
 }
 
-// Tool is tool-ask-user: the model-facing ask_user_question (spec §2). It owns the schema,
+// Tool is tool-ask-user: the model-facing ask_user_question (docs/PEER.md §2). It owns the schema,
 // timeout validation, the choice of service path and the result texts.
 type Tool struct {
 	memo   *Memo

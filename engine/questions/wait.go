@@ -6,7 +6,7 @@ import (
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
-// Wait is the host's foreground wait of one timed question (TimedQuestionWait, spec §3):
+// Wait is the host's foreground wait of one timed question (TimedQuestionWait, docs/PEER.md §3):
 // a private abort signal, a deadline fixed at creation, the client claims, and at most one
 // timer, which is armed only while no claim is held.
 //

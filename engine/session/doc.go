@@ -1,6 +1,6 @@
 // Package session is the durable Session log of the reference engine.
 //
-// It owns the event types the decision and the peer runtime (spec/peer-runtime.md §5) need,
+// It owns the event types the decision and the peer runtime (docs/PEER-RUNTIME.md §5) need,
 // their canonical one-line text form, append with a monotonic seq, the split between a
 // persisted prefix and an unpersisted suffix (AGENT-6), crash truncation, fork inheritance
 // (PROJ-11) and the cold-load repair that closes an interrupted turn (AGENT-3).

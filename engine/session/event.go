@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Event type names, as the peer runtime writes them (spec/peer-runtime.md §5.2).
+// Event type names, as the peer runtime writes them (docs/PEER-RUNTIME.md §5.2).
 const (
 	TypeRequestHeader    = "request/header"
 	TypeTurnStart        = "turn/start"
@@ -126,7 +126,7 @@ const (
 	SourceAgentMessage      = "agent-message"
 )
 
-// Source is the provenance of a user message (the only provenance channel, peer-runtime §5.2).
+// Source is the provenance of a user message (the only provenance channel, docs/PEER-RUNTIME.md §5.2).
 // For a late reply: Kind user-question-reply, CallID, Outcome "answered".
 type Source struct {
 	Kind    string
@@ -177,7 +177,7 @@ const (
 	NextStep = "next-step"
 )
 
-// InboxSpliced is one durable inbox mutation (peer-runtime §4.3). Start is normalised (never
+// InboxSpliced is one durable inbox mutation (docs/PEER-RUNTIME.md §4.3). Start is normalised (never
 // negative), Removed is the number of messages removed at Start, Inserted is inserted at
 // Start after the removal. Outcome is "canceled" for a discard and "" otherwise; a pure
 // deletion with no outcome is a claim.

@@ -5,7 +5,7 @@ const ToolOutcomeUnknownText = "Error: the outcome of this tool call is unknown 
 	"before it returned. Retry only read-only or idempotent work; otherwise verify the current state or ask the user."
 
 // InterruptedTurnClosers computes the events that close the last open turn of a log that
-// was cut off by a crash (peer-runtime §5.5), for a cold load to append (AGENT-3):
+// was cut off by a crash (docs/PEER-RUNTIME.md §5.5), for a cold load to append (AGENT-3):
 //   - a failed tool/result with {ToolOutcomeUnknownError, TOOL_OUTCOME_UNKNOWN} for every
 //     top-level tool/call of the open step that has no tool/result, in call order;
 //   - step/end if a step is open;
@@ -56,7 +56,7 @@ func InterruptedTurnClosers(events []Event) []Data {
 	return out
 }
 
-// RepairTime is the time repair closers carry: the last real event's time (peer-runtime §5.5).
+// RepairTime is the time repair closers carry: the last real event's time (docs/PEER-RUNTIME.md §5.5).
 func RepairTime(events []Event) int64 {
 	if len(events) == 0 {
 		return 0

@@ -1,6 +1,6 @@
 package wire
 
-// Error codes of the decision and the peer implementation (spec §4.7).
+// Error codes of the decision and the peer implementation (docs/PEER.md §4.7).
 const (
 	AskAborted         = "ASK_ABORTED"
 	AskTimedOut        = "ASK_TIMED_OUT"
@@ -24,7 +24,7 @@ const (
 	TypeErrorName         = "TypeError"
 )
 
-// Client rejection messages (spec §1.3).
+// Client rejection messages (docs/PEER.md §1.3).
 const (
 	MsgAskCancelled = "the user cancelled ask_user_question"
 	MsgAskTimedOut  = "ask_user_question timed out before the user answered"

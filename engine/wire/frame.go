@@ -23,7 +23,7 @@ const (
 	EndpointDiscard = "inbox/discard"
 )
 
-// Gateway error codes (peer-runtime §3).
+// Gateway error codes (docs/PEER-RUNTIME.md §3).
 const (
 	GatewayInternal         = "gateway/internal"
 	GatewayArgumentsInvalid = "gateway/arguments-invalid"

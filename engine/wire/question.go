@@ -22,7 +22,7 @@ type Intent struct {
 // IntentPlanReview is the only intent kind.
 const IntentPlanReview = "plan-review"
 
-// Question is one item of a batch, in service vocabulary (spec §1.1). Absent optional
+// Question is one item of a batch, in service vocabulary (docs/PEER.md §1.1). Absent optional
 // fields are nil. An empty options list is treated as absent (documented normalisation).
 type Question struct {
 	ID          string   `json:"id"`
@@ -232,7 +232,7 @@ type Wait struct {
 }
 
 // QuestionRequest is the JSON payload of a forwarded user-questions/request waterfall
-// (the request without its agent and signal, peer-runtime §1.1).
+// (the request without its agent and signal, docs/PEER-RUNTIME.md §1.1).
 type QuestionRequest struct {
 	Questions []Question `json:"questions"`
 	Wait      *Wait      `json:"wait,omitempty"`

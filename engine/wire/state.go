@@ -88,7 +88,7 @@ type ClientState struct {
 	Conversation []ConvEntry
 }
 
-// Card wait states (spec §6.2 waitState).
+// Card wait states (docs/PEER.md §6.2 waitState).
 const (
 	WaitStateCounting  = "counting"
 	WaitStateFocused   = "focused"
