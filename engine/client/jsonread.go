@@ -18,8 +18,9 @@ type jv struct {
 	vals []jv   // object members or array items
 }
 
-// maxDepth bounds nesting, so hostile input cannot exhaust the stack.
-const maxDepth = 64
+// maxDepth bounds nesting, so hostile input cannot exhaust the stack: the project's one
+// limit, wire.MaxJSONDepth (docs/PEER.md §11.1), the same as engine/questions' reader.
+const maxDepth = wire.MaxJSONDepth
 
 // parseJSON parses one JSON text; ok is false for anything that is not exactly one value.
 func parseJSON(s string) (jv, bool) {
@@ -158,7 +159,9 @@ func (p *jparser) lit(v *jv, word string, kind byte) bool {
 
 // value reads one value into v (its key is the caller's).
 func (p *jparser) value(v *jv, depth int) bool {
-	if p.i >= len(p.s) || depth > maxDepth {
+	// depth counts the containers around this value: one more may open here only while
+	// fewer than maxDepth do (encoding/json's rule).
+	if p.i >= len(p.s) || depth >= maxDepth && (p.s[p.i] == '{' || p.s[p.i] == '[') {
 		return false
 	}
 	switch c := p.s[p.i]; {

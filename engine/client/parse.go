@@ -233,6 +233,7 @@ func optionsInto(into []wire.Option, v jv, strict bool) ([]wire.Option, bool) {
 	if !v.isArray() {
 		return nil, false
 	}
+	// present, so never nil: an empty list stays one (docs/PEER.md §11.3)
 	var out []wire.Option
 	if len(v.vals) > 0 {
 		if cap(into) >= len(v.vals) {
@@ -259,7 +260,7 @@ func optionsInto(into []wire.Option, v jv, strict bool) ([]wire.Option, bool) {
 		out = append(out, o)
 	}
 	if len(out) == 0 {
-		return nil, true // every entry skipped
+		return []wire.Option{}, true // empty, or every entry skipped: present and empty
 	}
 	return out[:len(out):len(out)], true
 }

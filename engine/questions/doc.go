@@ -60,7 +60,10 @@
 //     legacy tool keeps the peer's legacy behaviour.
 //   - A repeated settlement of a reused call id appends a second settled row (the peer's
 //     "append"); the view's SettledFor returns the first.
-//   - An empty options list reads as absent (engine/wire's normalisation).
+//   - JSON is read as JSON.parse reads it, with two documented exceptions
+//     (docs/PEER.md §11): nesting deeper than wire.MaxJSONDepth is unreadable, and an
+//     unpaired surrogate escape reads as U+FFFD. An empty options list stays present and
+//     empty, as in the peer.
 //
 // Where the reference engine follows the decision against the peer (docs/PEER.md §8): none in
 // this package. It follows the peer's implemented behaviour throughout, because on each of

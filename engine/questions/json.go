@@ -40,11 +40,14 @@ const (
 	kObj
 )
 
-// maxDepth bounds nesting so that hostile input cannot exhaust the stack.
-const maxDepth = 256
+// maxDepth bounds nesting, so hostile input cannot exhaust the stack: the project's one
+// limit, wire.MaxJSONDepth (docs/PEER.md §11.1), so a text every other reader accepts
+// (the host's payload checks, the oracle's encoding/json) is readable here too.
+const maxDepth = wire.MaxJSONDepth
 
 // parseJSON parses one JSON text (surrounding whitespace allowed). ok is false for
-// anything JSON.parse would reject, and for nesting deeper than maxDepth.
+// anything JSON.parse would reject, and for nesting deeper than maxDepth (where
+// JSON.parse has no limit: docs/PEER.md §11.1).
 func parseJSON(s string) (value, bool) {
 	v, ok, _ := parseReusing(nil, s)
 	return v, ok
@@ -132,7 +135,9 @@ func (p *parser) ws() {
 }
 
 func (p *parser) value(depth int) (value, bool) {
-	if depth > maxDepth || p.i >= len(p.s) {
+	// depth counts the containers around this value: one more may open here only while
+	// fewer than maxDepth do (encoding/json's rule).
+	if p.i >= len(p.s) || depth >= maxDepth && (p.s[p.i] == '{' || p.s[p.i] == '[') {
 		return value{}, false
 	}
 	switch c := p.s[p.i]; {

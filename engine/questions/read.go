@@ -50,9 +50,9 @@ func readQuestion(item value) (wire.Question, bool) {
 		if os.kind != kArr {
 			return wire.Question{}, false
 		}
-		if len(os.arr) > 0 {
-			q.Options = make([]wire.Option, 0, len(os.arr))
-		}
+		// present, so never nil: an empty list stays one (docs/PEER.md §11.3); make with
+		// capacity 0 does not allocate
+		q.Options = make([]wire.Option, 0, len(os.arr))
 		for _, o := range os.arr {
 			if o.kind != kObj {
 				return wire.Question{}, false

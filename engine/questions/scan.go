@@ -11,7 +11,7 @@ type scanner struct {
 // skip validates and skips one value.
 func (s *scanner) skip(depth int) bool {
 	p := &s.p
-	if depth > maxDepth || p.i >= len(p.s) {
+	if p.i >= len(p.s) || depth >= maxDepth && (p.s[p.i] == '{' || p.s[p.i] == '[') {
 		return false
 	}
 	switch c := p.s[p.i]; {
@@ -119,7 +119,7 @@ func (s *scanner) peek() byte {
 // its value; member must consume the value (or return false). ok is false for invalid
 // JSON or a value that is not an object.
 func (s *scanner) members(depth int, member func(key string) bool) bool {
-	if depth > maxDepth || s.peek() != '{' {
+	if depth >= maxDepth || s.peek() != '{' {
 		return false
 	}
 	s.p.i++

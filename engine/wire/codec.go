@@ -16,7 +16,8 @@ package wire
 //     optional key written with its zero value.
 //   - A list field is always written as an array, [] for nil and empty alike, and decodes
 //     to nil when it is empty or absent. The one exception is a question's options, which
-//     keep the peer's question shape (omitted when empty, see Question.AppendJSON).
+//     keep the peer's question shape: omitted when absent (nil), [] when present and
+//     empty (see Question.AppendJSON, docs/PEER.md §11.3).
 //   - A raw JSON payload (json.RawMessage: Waterfall.Request, StreamItem.Value,
 //     Direct.Body, Call.Args, StreamOpen.Args, Envelope.Value, Outcome.Value,
 //     DirectResult.Value) is embedded as its JSON value byte for byte when it is

@@ -119,8 +119,9 @@ func decodeQuestion(o *object) Question {
 	q := Question{ID: o.str("id"), Question: o.str("question")}
 	q.Detail = optStrPtr(o, "detail")
 	q.Header = optStrPtr(o, "header")
-	if items := o.list("options"); len(items) > 0 {
-		q.Options = make([]Option, len(items))
+	if o.has("options") {
+		items := o.list("options")
+		q.Options = make([]Option, len(items)) // present: [] stays empty, not absent
 		for i, it := range items {
 			op := o.itemObj("options", i, it)
 			if op == nil {

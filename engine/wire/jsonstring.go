@@ -7,12 +7,13 @@ import (
 )
 
 // ReadJSONString reads the JSON string literal whose opening quote is s[i], as JSON.parse
-// reads it from a decoded text: escapes are resolved, a surrogate escape that does not
-// pair becomes U+FFFD, and each byte that is not part of valid UTF-8 becomes U+FFFD (a
-// text decoder would have replaced it before JSON.parse saw the text; one U+FFFD a byte
-// is what encoding/json does, so the engine and the oracle read the same string). next
-// is the index after the closing
-// quote. ok is false for what JSON.parse rejects: a raw control character, an unknown
+// reads it from a decoded text, with one documented exception: escapes are resolved, and
+// a surrogate escape that does not pair becomes U+FFFD, where JSON.parse keeps the lone
+// surrogate (a Go string is UTF-8, which cannot hold one; encoding/json, and so the
+// oracle, does the same: docs/PEER.md §11.2). Each byte that is not part of valid UTF-8
+// becomes U+FFFD (a text decoder would have replaced it before JSON.parse saw the text;
+// one U+FFFD a byte is what encoding/json does, so the engine and the oracle read the same
+// string). next is the index after the closing quote. ok is false for what JSON.parse rejects: a raw control character, an unknown
 // escape, a short \u escape, no closing quote. It is the one string reader of the
 // engine's JSON parsers (engine/client's and engine/questions'); a string without escapes
 // is returned as a substring of s, with no allocation.

@@ -23,7 +23,8 @@ type Intent struct {
 const IntentPlanReview = "plan-review"
 
 // Question is one item of a batch, in service vocabulary (docs/PEER.md §1.1). Absent optional
-// fields are nil. An empty options list is treated as absent (documented normalisation).
+// fields are nil; an empty options list is present and empty (non-nil, zero length), as
+// JSON.parse keeps "options":[] and the peer copies it (docs/PEER.md §11.3).
 type Question struct {
 	ID          string   `json:"id"`
 	Question    string   `json:"question"`
@@ -50,7 +51,7 @@ func (q Question) AppendJSON(b []byte) []byte {
 		b = appendKey(b, false, "header")
 		b = AppendJSONString(b, *q.Header)
 	}
-	if len(q.Options) > 0 {
+	if q.Options != nil {
 		b = appendKey(b, false, "options")
 		b = append(b, '[')
 		for i, o := range q.Options {

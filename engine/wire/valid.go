@@ -1,7 +1,11 @@
 package wire
 
-// maxJSONDepth is encoding/json's nesting limit (its scanner refuses deeper texts).
-const maxJSONDepth = 10000
+// MaxJSONDepth is how deeply every JSON reader of the project nests arrays and objects:
+// encoding/json's limit (its scanner refuses deeper texts, and the oracle and the protocol
+// envelope read through it), ValidJSON's, and the engine's readers' (engine/questions,
+// engine/client). JSON.parse has no such limit; a deeper text is unreadable everywhere in
+// the project alike, a documented decision (docs/PEER.md §11.1).
+const MaxJSONDepth = 10000
 
 // ValidJSON reports whether data is exactly one JSON value with optional whitespace
 // around it, with encoding/json.Valid's verdict on every input: the RFC 8259 grammar,
@@ -22,7 +26,7 @@ value:
 	}
 	switch c := data[i]; {
 	case c == '{':
-		if len(stack) >= maxJSONDepth {
+		if len(stack) >= MaxJSONDepth {
 			return false
 		}
 		i = skipJSONSpace(data, i+1)
@@ -33,7 +37,7 @@ value:
 		stack = append(stack, '{')
 		goto key
 	case c == '[':
-		if len(stack) >= maxJSONDepth {
+		if len(stack) >= MaxJSONDepth {
 			return false
 		}
 		i = skipJSONSpace(data, i+1)
