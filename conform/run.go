@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/twosettle/twosettle/engine/wire"
-	"github.com/twosettle/twosettle/explore"
 	"github.com/twosettle/twosettle/harness"
 	"github.com/twosettle/twosettle/oracle"
 	"github.com/twosettle/twosettle/scenarios"
@@ -61,7 +60,7 @@ func RunScenario(s *scenarios.Scenario, path string, opts Options) Run {
 	}
 	var verdict oracle.Verdict
 	judge := func(tr *trace.Trace, s *scenarios.Scenario) harness.Verdict {
-		o := explore.OracleOptions(s)
+		o := harness.OracleOptions(s)
 		o.Skip = skip
 		verdict = oracle.Check(tr, o)
 		return harness.Verdict{Text: verdict.String(), Status: verdict.Status.String()}

@@ -39,7 +39,7 @@
 //     it, redials the clients that do not redial by themselves, and runs until every
 //     deadline ahead has passed by 3 s (more than the oracle's liveness bound). The oracle
 //     derives the phase from the trace (its last fault or restart), exactly as simrun run
-//     and replay do for these scenarios (OracleOptions = harness.ReferenceOracle's).
+//     and replay do for these scenarios (harness.OracleOptions, as harness.ReferenceOracle).
 //   - A campaign's output is deterministic per seed whatever the number of workers:
 //     failures are reported in seed order, and the seeds run are always a prefix of the
 //     shard's sequence. A Report keeps counters and failures only (flat memory).

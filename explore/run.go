@@ -121,25 +121,8 @@ func NewRunner(opts Options) *Runner {
 	return &Runner{opts: opts, sim: sim.NewRunner(), ports: map[string]wire.ClientPort{}, checkers: map[oracleKey]*oracle.Checker{}}
 }
 
-// OracleOptions are the oracle's options for a scenario, the same ones simrun run and
-// replay use (harness.ReferenceOracle): the configured default timeout, and the healed
-// phase from explore: healed when the scenario names one (else derived from the trace).
-func OracleOptions(s *scenarios.Scenario) oracle.Options {
-	opts := oracle.Options{DefaultTimeoutMs: 120_000}
-	if s.Timeout != nil {
-		opts.DefaultTimeoutMs = *s.Timeout * 1000
-		if *s.Timeout < 0 {
-			opts.DefaultTimeoutMs = -1
-		}
-	}
-	if s.Explore != nil && s.Explore.Healed > 0 {
-		opts.HealedAt = s.Explore.Healed.Ms()
-	}
-	return opts
-}
-
 func (r *Runner) checker(s *scenarios.Scenario) *oracle.Checker {
-	o := OracleOptions(s)
+	o := harness.OracleOptions(s)
 	k := oracleKey{o.DefaultTimeoutMs, o.HealedAt}
 	c, ok := r.checkers[k]
 	if !ok {

@@ -44,16 +44,7 @@ func Compile(s *scenarios.Scenario, seed uint64) *Plan {
 		seed = scenarios.DefaultSeed
 	}
 	p := &Plan{Seed: seed, Probes: map[scenarios.Duration]string{}, ServiceIDs: scenarios.ServiceIDs(s)}
-	p.Host = wire.HostConfig{ToolMode: s.Mode}
-	if s.Timeout != nil {
-		p.Host.DefaultTimeoutSec = int(*s.Timeout)
-	}
-	if s.WriteWindow != nil {
-		p.Host.WriteWindowMs = int64(*s.WriteWindow)
-		if *s.WriteWindow == 0 {
-			p.Host.WriteWindowMs = -1
-		}
-	}
+	p.Host = HostConfig(s)
 
 	clients := append([]scenarios.Client(nil), s.Clients...)
 	sort.SliceStable(clients, func(i, j int) bool { return clients[i].Name < clients[j].Name })

@@ -25,17 +25,7 @@ type Oracle func(tr *trace.Trace, s *scenarios.Scenario) Verdict
 
 // ReferenceOracle is the invariant catalogue of package oracle.
 func ReferenceOracle(tr *trace.Trace, s *scenarios.Scenario) Verdict {
-	opts := oracle.Options{DefaultTimeoutMs: 120_000}
-	if s.Timeout != nil {
-		opts.DefaultTimeoutMs = *s.Timeout * 1000
-		if *s.Timeout < 0 {
-			opts.DefaultTimeoutMs = -1
-		}
-	}
-	if s.Explore != nil && s.Explore.Healed > 0 {
-		opts.HealedAt = s.Explore.Healed.Ms()
-	}
-	v := oracle.Check(tr, opts)
+	v := oracle.Check(tr, OracleOptions(s))
 	return Verdict{Text: v.String(), Status: v.Status.String()}
 }
 
