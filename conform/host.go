@@ -169,7 +169,8 @@ type ProcessHost struct {
 func (h *ProcessHost) Process() *Process { return h.p }
 
 // Apply implements wire.HostPort.
-func (h *ProcessHost) Apply(now int64, cmd wire.Command) ([]wire.Effect, error) {
+func (h *ProcessHost) Apply(at wire.Time, cmd wire.Command) ([]wire.Effect, error) {
+	now := at.Ms() // the protocol's "now" is a plain integer of milliseconds
 	n := h.p.next()
 	line, err := applyLine(h.p.buf[:0], n, now, cmd)
 	if err != nil {
@@ -211,7 +212,7 @@ func (h *ProcessHost) Apply(now int64, cmd wire.Command) ([]wire.Effect, error) 
 }
 
 // NextDeadline implements wire.HostPort: the deadline the last reply declared.
-func (h *ProcessHost) NextDeadline() (int64, bool) { return h.deadline, h.armed }
+func (h *ProcessHost) NextDeadline() (wire.Time, bool) { return wire.Time(h.deadline), h.armed }
 
 // State implements wire.HostPort. A host that fails to answer is lost (Lost says why)
 // and the state is empty.

@@ -116,7 +116,7 @@ func Serve(in io.Reader, out io.Writer, mutant string, version string) error {
 				b = errorLine(b, req.N, "bad command: "+err.Error())
 				break
 			}
-			effs, aerr := h.Apply(req.Now, cmd)
+			effs, aerr := h.Apply(wire.Time(req.Now), cmd)
 			b = append(b, `{"type":"applied","n":`...)
 			b = strconv.AppendInt(b, req.N, 10)
 			b = append(b, `,"effects":[`...)
@@ -135,7 +135,7 @@ func Serve(in io.Reader, out io.Writer, mutant string, version string) error {
 			}
 			if at, ok := h.NextDeadline(); ok {
 				b = append(b, `,"deadline":`...)
-				b = strconv.AppendInt(b, at, 10)
+				b = strconv.AppendInt(b, at.Ms(), 10)
 			}
 			b = append(b, "}\n"...)
 		case TypeState:

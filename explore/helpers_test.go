@@ -27,8 +27,8 @@ func newDroppingHost(cfg wire.HostConfig) (wire.HostPort, error) {
 	return &droppingHost{Host: h, sleeps: map[string]bool{}}, nil
 }
 
-func (d *droppingHost) Apply(now int64, cmd wire.Command) ([]wire.Effect, error) {
-	effs, err := d.Host.Apply(now, cmd)
+func (d *droppingHost) Apply(at wire.Time, cmd wire.Command) ([]wire.Effect, error) {
+	effs, err := d.Host.Apply(at, cmd)
 	d.buf = d.buf[:0]
 	for _, e := range effs {
 		if a, ok := e.(wire.Appended); ok {

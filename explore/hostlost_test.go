@@ -20,13 +20,13 @@ type lostAfter struct {
 	lost       *wire.PortLost
 }
 
-func (l *lostAfter) Apply(now int64, cmd wire.Command) ([]wire.Effect, error) {
+func (l *lostAfter) Apply(at wire.Time, cmd wire.Command) ([]wire.Effect, error) {
 	l.applies++
 	if l.applies >= l.n {
 		l.lost = &wire.PortLost{Err: errors.New("the test host crashed")}
 		return nil, l.lost
 	}
-	return l.Host.Apply(now, cmd)
+	return l.Host.Apply(at, cmd)
 }
 
 func (l *lostAfter) Lost() *wire.PortLost { return l.lost }

@@ -23,13 +23,13 @@ type closingHost struct {
 	lost          *wire.PortLost
 }
 
-func (h *closingHost) Apply(now int64, cmd wire.Command) ([]wire.Effect, error) {
+func (h *closingHost) Apply(at wire.Time, cmd wire.Command) ([]wire.Effect, error) {
 	h.applies++
 	if h.lost != nil || h.lose > 0 && h.applies >= h.lose {
 		h.lost = &wire.PortLost{Err: errors.New("the test host process exited")}
 		return nil, h.lost
 	}
-	return h.HostPort.Apply(now, cmd)
+	return h.HostPort.Apply(at, cmd)
 }
 func (h *closingHost) Lost() *wire.PortLost { return h.lost }
 func (h *closingHost) Close() error         { h.closes.Add(1); return nil }

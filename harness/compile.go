@@ -51,36 +51,36 @@ func Compile(s *scenarios.Scenario, seed uint64) *Plan {
 	for i, c := range clients {
 		cc := sim.ClientConfig{
 			Name:        c.Name,
-			Mux:         sim.Latency{Min: c.Latency.Min.Ms(), Max: c.Latency.Max.Ms()},
-			Clock:       sim.Clock{Offset: c.Skew.Ms(), DriftPPM: c.Drift},
+			Mux:         sim.Latency{Min: span(c.Latency.Min), Max: span(c.Latency.Max)},
+			Clock:       sim.Clock{Offset: span(c.Skew), DriftPPM: c.Drift},
 			Offline:     c.Offline,
 			ReconnectMs: -1,
 		}
 		cc.HTTP = cc.Mux
 		if c.HTTP != nil {
-			cc.HTTP = sim.Latency{Min: c.HTTP.Min.Ms(), Max: c.HTTP.Max.Ms()}
+			cc.HTTP = sim.Latency{Min: span(c.HTTP.Min), Max: span(c.HTTP.Max)}
 		}
 		if c.Reconnect != nil {
-			cc.ReconnectMs = c.Reconnect.Ms()
+			cc.ReconnectMs = span(*c.Reconnect)
 		}
 		p.Sim.Clients = append(p.Sim.Clients, cc)
 		p.Clients = append(p.Clients, client.Config{Name: c.Name, TickMs: c.Tick.Ms(), Seed: clientSeed(seed, i)})
 	}
 
 	p.Sim.Seed = seed
-	p.Sim.Limit = s.Limit.Ms()
+	p.Sim.Limit = instant(s.Limit)
 	switch s.AutoEnd {
 	case scenarios.Never:
 		p.Sim.Model.AutoEndMs = -1
 	default:
-		p.Sim.Model.AutoEndMs = s.AutoEnd.Ms()
+		p.Sim.Model.AutoEndMs = span(s.AutoEnd)
 	}
 	if x := s.Explore; x != nil {
 		p.Sim.Faults = sim.FaultConfig{
 			CrashPerMin: x.Faults.Crash, DisconnectPerMin: x.Faults.Disconnect, ReloadPerMin: x.Faults.Reload,
 			ClockJumpPerMin: x.Faults.ClockJump, PartitionPerMin: x.Faults.Partition, LoseHTTPPerMin: x.Faults.Lose,
 		}
-		p.Sim.Healed = x.Healed.Ms()
+		p.Sim.Healed = instant(x.Healed)
 	}
 
 	first := FirstSession(s)
@@ -113,7 +113,7 @@ func Compile(s *scenarios.Scenario, seed uint64) *Plan {
 	sort.Slice(probeTimes, func(i, j int) bool { return probeTimes[i] < probeTimes[j] })
 	addProbes := func(upTo scenarios.Duration, inclusive bool) {
 		for len(probeTimes) > 0 && (probeTimes[0] < upTo || inclusive && probeTimes[0] == upTo) {
-			add(-1, sim.Step{At: probeTimes[0].Ms(), Probe: ProbeLabel(probeTimes[0])}, "")
+			add(-1, sim.Step{At: instant(probeTimes[0]), Probe: ProbeLabel(probeTimes[0])}, "")
 			probeTimes = probeTimes[1:]
 		}
 	}
@@ -124,7 +124,7 @@ func Compile(s *scenarios.Scenario, seed uint64) *Plan {
 		if session == "" {
 			session = first
 		}
-		out := sim.Step{At: st.At.Ms(), Line: st.Pos.Line}
+		out := sim.Step{At: instant(st.At), Line: st.Pos.Line}
 		input := ""
 		switch {
 		case st.Model != nil:
@@ -175,7 +175,7 @@ func Compile(s *scenarios.Scenario, seed uint64) *Plan {
 			out.Host = wire.EventResult{Client: x.Client, Gen: gen, RPCID: "inject-" + strconv.Itoa(i+1), EventID: x.Event, Outcome: o}
 			input = out.Host.String()
 		case st.Net != nil:
-			out.Net = &sim.NetAction{Kind: st.Net.Kind, Client: st.Net.Client, DurationMs: st.Net.For.Ms() + st.Net.By.Ms()}
+			out.Net = &sim.NetAction{Kind: st.Net.Kind, Client: st.Net.Client, DurationMs: span(st.Net.For + st.Net.By)}
 		default:
 			u := st.User
 			out.Client = st.Client
@@ -187,7 +187,7 @@ func Compile(s *scenarios.Scenario, seed uint64) *Plan {
 				out.Fault = &sim.Fault{Kind: sim.FaultClientCrash, Client: st.Client}
 				out.Client = ""
 			case scenarios.UserClock:
-				out.Fault = &sim.Fault{Kind: sim.FaultClockJump, Client: st.Client, ByMs: u.By.Ms()}
+				out.Fault = &sim.Fault{Kind: sim.FaultClockJump, Client: st.Client, ByMs: span(u.By)}
 				out.Client = ""
 			case scenarios.UserDrift:
 				out.Fault = &sim.Fault{Kind: sim.FaultClockDrift, Client: st.Client, PPM: u.PPM}

@@ -17,13 +17,13 @@ type countingHost struct {
 	lost                  *wire.PortLost
 }
 
-func (c *countingHost) Apply(now int64, cmd wire.Command) ([]wire.Effect, error) {
+func (c *countingHost) Apply(at wire.Time, cmd wire.Command) ([]wire.Effect, error) {
 	c.applies++
 	if c.lost != nil || c.lose > 0 && c.applies >= c.lose {
 		c.lost = &wire.PortLost{Err: errors.New("the test host went away")}
 		return nil, c.lost
 	}
-	return c.HostPort.Apply(now, cmd)
+	return c.HostPort.Apply(at, cmd)
 }
 func (c *countingHost) Close() error         { c.closes++; return nil }
 func (c *countingHost) Lost() *wire.PortLost { return c.lost }

@@ -25,7 +25,7 @@ func (p *Plan) Refusals(tr *trace.Trace) []Refusal {
 		}
 		in := rj.Input.String()
 		for i, st := range p.Sim.Steps {
-			if used[i] || st.At != rec.Time || p.Inputs[i] != in {
+			if used[i] || st.At.Ms() != rec.Time || p.Inputs[i] != in {
 				continue
 			}
 			actor := trace.ActorHost

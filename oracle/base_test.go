@@ -57,7 +57,7 @@ func user(at int64, c, kind, card string) sim.Step {
 	if kind == wire.ActChoose {
 		a.Question, a.Label = "a", "x"
 	}
-	return sim.Step{At: at, Client: c, User: a}
+	return sim.Step{At: wire.Time(at), Client: c, User: a}
 }
 
 // baseTimed: two clients; q1 answered by c1 (c2 is cancelled), q2 expires on the clients'

@@ -35,13 +35,13 @@ func genRun(seed uint64, faults bool) (*trace.Trace, oracle.Options, error) {
 		name := "c" + strconv.Itoa(i+1)
 		cls[name] = client.New(client.Config{Name: name, Seed: seed + uint64(i)})
 		lo := int64(r.IntN(20))
-		ccfg = append(ccfg, sim.ClientConfig{Name: name, Mux: sim.Latency{Min: lo, Max: lo + int64(r.IntN(60))},
-			HTTP: sim.Latency{Min: lo, Max: lo + int64(r.IntN(80))}, ReconnectMs: int64(50 + r.IntN(300)),
-			Clock: sim.Clock{Offset: int64(r.IntN(2000)) - 1000}})
+		ccfg = append(ccfg, sim.ClientConfig{Name: name, Mux: sim.Latency{Min: wire.Duration(lo), Max: wire.Duration(lo + int64(r.IntN(60)))},
+			HTTP: sim.Latency{Min: wire.Duration(lo), Max: wire.Duration(lo + int64(r.IntN(80)))}, ReconnectMs: wire.Duration(50 + r.IntN(300)),
+			Clock: sim.Clock{Offset: wire.Duration(r.IntN(2000)) - 1000}})
 	}
 	var steps []sim.Step
 	t := int64(0)
-	add := func(s sim.Step) { s.At = t; steps = append(steps, s) }
+	add := func(s sim.Step) { s.At = wire.Time(t); steps = append(steps, s) }
 	hostCmd := func(c wire.Command) { add(sim.Step{Host: c}) }
 	hostCmd(wire.OpenSession{Session: "s1"})
 	if r.IntN(3) == 0 {
@@ -112,11 +112,11 @@ func genRun(seed uint64, faults bool) (*trace.Trace, oracle.Options, error) {
 	}
 	t += 20_000
 	hostCmd(wire.EndStep{Session: "s1", Final: true})
-	cfg := sim.Config{Seed: seed, Clients: ccfg, Steps: steps, Model: sim.ModelConfig{AutoEndMs: []int64{-1, 500, 3000}[r.IntN(3)]}, Limit: t + 30_000}
+	cfg := sim.Config{Seed: seed, Clients: ccfg, Steps: steps, Model: sim.ModelConfig{AutoEndMs: []wire.Duration{-1, 500, 3000}[r.IntN(3)]}, Limit: wire.Time(t + 30_000)}
 	if faults && r.IntN(2) == 0 {
 		cfg.Faults = sim.FaultConfig{CrashPerMin: r.Float64() * 2, DisconnectPerMin: r.Float64() * 3, ReloadPerMin: r.Float64(),
 			ClockJumpPerMin: r.Float64(), PartitionPerMin: r.Float64(), LoseHTTPPerMin: r.Float64() * 2, DelayHTTPPerMin: r.Float64() * 2}
-		cfg.Healed = t - 5000
+		cfg.Healed = wire.Time(t - 5000)
 	}
 	tr, err := sim.Run(cfg, h, cls)
 	opts := oracle.Options{}

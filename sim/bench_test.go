@@ -19,8 +19,8 @@ func benchConfig(seed uint64) Config {
 	at := int64(100)
 	for i := 0; i < 6; i++ {
 		cfg.Steps = append(cfg.Steps,
-			Step{At: at, Host: wire.Send{Session: "s1", Target: "next-turn", Text: "go"}},
-			Step{At: at, Host: wire.ToolCall{Session: "s1", CallID: "q" + string(rune('0'+i)), Name: "ask", Args: `{"ms":120000}`}},
+			Step{At: wire.Time(at), Host: wire.Send{Session: "s1", Target: "next-turn", Text: "go"}},
+			Step{At: wire.Time(at), Host: wire.ToolCall{Session: "s1", CallID: "q" + string(rune('0'+i)), Name: "ask", Args: `{"ms":120000}`}},
 		)
 		at += 2000
 	}
@@ -79,7 +79,7 @@ func newEchoHost() *echoHost {
 	}
 }
 
-func (h *echoHost) Apply(now int64, cmd wire.Command) ([]wire.Effect, error) {
+func (h *echoHost) Apply(_ wire.Time, cmd wire.Command) ([]wire.Effect, error) {
 	switch c := cmd.(type) {
 	case wire.Connect:
 		h.gen++
@@ -97,12 +97,12 @@ func (h *echoHost) Apply(now int64, cmd wire.Command) ([]wire.Effect, error) {
 	}
 	return h.none, nil
 }
-func (h *echoHost) NextDeadline() (int64, bool) { return 0, false }
-func (h *echoHost) State() wire.HostState       { return wire.HostState{} }
+func (h *echoHost) NextDeadline() (wire.Time, bool) { return 0, false }
+func (h *echoHost) State() wire.HostState           { return wire.HostState{} }
 
 type echoClient struct{ res []wire.ClientEffect }
 
-func (c *echoClient) Apply(now int64, in wire.ClientInput) ([]wire.ClientEffect, error) {
+func (c *echoClient) Apply(_ wire.Time, in wire.ClientInput) ([]wire.ClientEffect, error) {
 	if f, ok := in.(wire.FromHost); ok {
 		if _, ok := f.Frame.(wire.Waterfall); ok {
 			return c.res, nil
@@ -110,9 +110,9 @@ func (c *echoClient) Apply(now int64, in wire.ClientInput) ([]wire.ClientEffect,
 	}
 	return nil, nil
 }
-func (c *echoClient) NextDeadline() (int64, bool)    { return 0, false }
-func (c *echoClient) State() wire.ClientState        { return wire.ClientState{} }
-func (c *echoClient) StateAt(int64) wire.ClientState { return wire.ClientState{} }
+func (c *echoClient) NextDeadline() (wire.Time, bool)    { return 0, false }
+func (c *echoClient) State() wire.ClientState            { return wire.ClientState{} }
+func (c *echoClient) StateAt(wire.Time) wire.ClientState { return wire.ClientState{} }
 
 func BenchmarkSimOverhead(b *testing.B) {
 	cfg := Config{Clients: []ClientConfig{
@@ -120,7 +120,7 @@ func BenchmarkSimOverhead(b *testing.B) {
 		{Name: "c2", Mux: Latency{1, 30}, HTTP: Latency{1, 60}},
 	}, Model: ModelConfig{AutoEndMs: -1}}
 	for i := 0; i < 40; i++ {
-		cfg.Steps = append(cfg.Steps, Step{At: int64(100 * i), Host: wire.ToolCall{Session: "s1", CallID: "q", Name: "ask"}})
+		cfg.Steps = append(cfg.Steps, Step{At: wire.Time(100 * i), Host: wire.ToolCall{Session: "s1", CallID: "q", Name: "ask"}})
 	}
 	ports := map[string]wire.ClientPort{
 		"c1": &echoClient{res: []wire.ClientEffect{wire.SendResult{Gen: 1, RPCID: "r", EventID: "e"}}},

@@ -15,7 +15,7 @@ func (r *Runner) applyClient(ci int, in wire.ClientInput, absorbDial bool) {
 		return
 	}
 	ct := c.clk.at(r.now)
-	effs, err := c.port.Apply(ct, in)
+	effs, err := c.port.Apply(wire.Time(ct), in)
 	if err != nil {
 		// refused; effects returned with the error (timers that came due) still happened
 		r.rec(c.name, trace.Reject, ct, trace.Rejected{Input: in, Err: err.Error()})

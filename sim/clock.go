@@ -6,7 +6,7 @@ type clock struct {
 	base, t0, ppm int64
 }
 
-func newClock(c Clock) clock { return clock{base: c.Offset, ppm: c.DriftPPM} }
+func newClock(c Clock) clock { return clock{base: c.Offset.Ms(), ppm: c.DriftPPM} }
 
 func floorDiv(a, b int64) int64 {
 	q := a / b

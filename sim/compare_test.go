@@ -96,7 +96,8 @@ func (h *raceHost) settle(i, winner int) {
 	h.out = append(h.out, raceResults[p.ev])
 }
 
-func (h *raceHost) Apply(now int64, cmd wire.Command) ([]wire.Effect, error) {
+func (h *raceHost) Apply(at wire.Time, cmd wire.Command) ([]wire.Effect, error) {
+	now := at.Ms()
 	h.out = h.out[:0]
 	for i := 0; i < len(h.pend); {
 		if h.pend[i].deadline <= now {
@@ -128,7 +129,7 @@ func (h *raceHost) Apply(now int64, cmd wire.Command) ([]wire.Effect, error) {
 	return h.out, nil
 }
 
-func (h *raceHost) NextDeadline() (int64, bool) {
+func (h *raceHost) NextDeadline() (wire.Time, bool) {
 	if len(h.pend) == 0 {
 		return 0, false
 	}
@@ -138,7 +139,7 @@ func (h *raceHost) NextDeadline() (int64, bool) {
 			at = p.deadline
 		}
 	}
-	return at, true
+	return wire.Time(at), true
 }
 
 func (h *raceHost) State() wire.HostState { return wire.HostState{} }
@@ -159,7 +160,8 @@ type raceDue struct {
 
 var raceRPCs = []string{"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7"}
 
-func (c *raceClient) Apply(now int64, in wire.ClientInput) ([]wire.ClientEffect, error) {
+func (c *raceClient) Apply(at wire.Time, in wire.ClientInput) ([]wire.ClientEffect, error) {
+	now := at.Ms()
 	c.out = c.out[:0]
 	for i := 0; i < len(c.due); {
 		if c.due[i].at <= now {
@@ -188,16 +190,16 @@ func (c *raceClient) Apply(now int64, in wire.ClientInput) ([]wire.ClientEffect,
 	return c.out, nil
 }
 
-func (c *raceClient) NextDeadline() (int64, bool) {
+func (c *raceClient) NextDeadline() (wire.Time, bool) {
 	if len(c.due) == 0 {
 		return 0, false
 	}
-	return c.due[0].at, true
+	return wire.Time(c.due[0].at), true
 }
 
 func (c *raceClient) State() wire.ClientState { return wire.ClientState{Client: c.name} }
 
-func (c *raceClient) StateAt(int64) wire.ClientState { return c.State() }
+func (c *raceClient) StateAt(wire.Time) wire.ClientState { return c.State() }
 
 func raceSim(r *Runner, tr *trace.Trace, seed uint64) (settled int, err error) {
 	cfg := Config{Seed: seed, Clients: []ClientConfig{

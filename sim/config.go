@@ -15,9 +15,9 @@ type Config struct {
 	// A name is 1..32 characters of [A-Za-z0-9_-] and not one of the reserved actor names
 	// host, net, model, sim, user.
 	Clients []ClientConfig
-	// Limit is the virtual time limit in ms: the run stops at the first event due after
-	// it. 0 runs to quiescence (no event, timer or step left).
-	Limit int64
+	// Limit is the virtual time limit: the run stops at the first event due after it. 0
+	// runs to quiescence (no event, timer or step left).
+	Limit wire.Time
 	// Steps are the scripted actions, in time order (ties keep their order).
 	Steps []Step
 	// Model is the policy of the model actor for what the script leaves open.
@@ -28,7 +28,7 @@ type Config struct {
 	// Healed is the virtual time after which no random fault is injected (the healed
 	// phase the oracle checks liveness in). With random faults on, Healed or Limit must
 	// be set (random faults are drawn in [0, Healed), or [0, Limit] when Healed is 0).
-	Healed int64
+	Healed wire.Time
 	// MaxRecords bounds the trace: a run that would record more fails with an error (a
 	// livelock guard). 0 means DefaultMaxRecords.
 	MaxRecords int
@@ -54,25 +54,25 @@ type ClientConfig struct {
 	// (the backoff applied to every Dial the client emits, except the first one after a
 	// reload or a reconnect step, which leave at once); < 0 never redials by itself (only
 	// a reload or a reconnect step connects it again).
-	ReconnectMs int64
+	ReconnectMs wire.Duration
 }
 
-// Latency is a delay drawn uniformly from [Min, Max] ms by the network stream
+// Latency is a delay drawn uniformly from [Min, Max] by the network stream
 // (0 <= Min <= Max; Min == Max draws nothing).
-type Latency struct{ Min, Max int64 }
+type Latency struct{ Min, Max wire.Duration }
 
 // Clock maps simulator time to a client's clock: client = Offset + t + floor(t*DriftPPM/1e6),
 // plus the sum of the jumps already applied (CD-1, CD-10). A drift change at t0 continues
 // the clock from its reading at t0 at the new rate. DriftPPM is in (-1e6, 1e6).
 type Clock struct {
-	Offset   int64
+	Offset   wire.Duration
 	DriftPPM int64
 }
 
 // Step is one scripted action at virtual time At, addressed to one actor. Exactly one of
 // the payload fields is set (Host, User, Net, Fault, Probe).
 type Step struct {
-	At int64
+	At wire.Time
 	// Host is a command delivered to the host as it is: model actions (Header, ToolCall,
 	// EndStep, CancelTurn, Send, OpenSession, CloseSession, Direct), Restart with
 	// CutAfter -1, and raw client-channel commands (EventResult, StreamOpen, StreamCancel,
@@ -106,7 +106,7 @@ const (
 type NetAction struct {
 	Kind       string
 	Client     string
-	DurationMs int64
+	DurationMs wire.Duration
 }
 
 // Fault kinds.
@@ -141,13 +141,13 @@ const (
 // Fault is one injected fault.
 type Fault struct {
 	Kind      string
-	Client    string // reload, client-crash, clock-jump, clock-drift
-	Session   string // cancel-turn, inbox-write-fail
-	KeepInbox bool   // cancel-turn
-	Point     string // crash: where it lands (PointNow if empty)
-	Effect    int    // crash at PointAfterEffect: how many effects survive
-	ByMs      int64  // clock-jump
-	PPM       int64  // clock-drift
+	Client    string        // reload, client-crash, clock-jump, clock-drift
+	Session   string        // cancel-turn, inbox-write-fail
+	KeepInbox bool          // cancel-turn
+	Point     string        // crash: where it lands (PointNow if empty)
+	Effect    int           // crash at PointAfterEffect: how many effects survive
+	ByMs      wire.Duration // clock-jump
+	PPM       int64         // clock-drift
 }
 
 // ModelConfig is how the model actor fills in what the script leaves open.
@@ -157,7 +157,7 @@ type ModelConfig struct {
 	// of the step's start, the model's last command to that Session and the step's last
 	// tool result, unless a scripted model command (Header, ToolCall, EndStep) for that
 	// Session is due at or before then. < 0 never: the script must end every step.
-	AutoEndMs int64
+	AutoEndMs wire.Duration
 }
 
 // FaultConfig is the swarm configuration of random faults: for each kind, the mean
@@ -178,10 +178,10 @@ type FaultConfig struct {
 	// fails.
 	InboxWriteFailPerMin float64
 
-	JumpMaxMs      int64 // clock jumps are uniform in [-JumpMaxMs, JumpMaxMs]; default 10 000
-	DriftMaxPPM    int64 // drifts are uniform in [-DriftMaxPPM, DriftMaxPPM]; default 1 000
-	PartitionMaxMs int64 // partitions last uniform [1, PartitionMaxMs]; default 5 000
-	DelayMaxMs     int64 // HTTP delays are uniform [1, DelayMaxMs]; default 2 000
+	JumpMaxMs      wire.Duration // clock jumps are uniform in [-JumpMaxMs, JumpMaxMs]; default 10 000
+	DriftMaxPPM    int64         // drifts are uniform in [-DriftMaxPPM, DriftMaxPPM]; default 1 000
+	PartitionMaxMs wire.Duration // partitions last uniform [1, PartitionMaxMs]; default 5 000
+	DelayMaxMs     wire.Duration // HTTP delays are uniform [1, DelayMaxMs]; default 2 000
 }
 
 // Defaults of the random fault magnitudes.

@@ -16,7 +16,7 @@ func jitterConfig(seed uint64) Config {
 	for i := range cfg.Clients {
 		cfg.Clients[i].Mux = Latency{0, 30}
 		cfg.Clients[i].HTTP = Latency{0, 60}
-		cfg.Clients[i].Clock = Clock{Offset: int64(i) * 777, DriftPPM: int64(i) * 150}
+		cfg.Clients[i].Clock = Clock{Offset: wire.Duration(i) * 777, DriftPPM: int64(i) * 150}
 	}
 	cfg.Steps = append(cfg.Steps,
 		Step{At: 3000, Host: wire.Send{Session: "s1", Target: "next-turn", Text: "again"}},

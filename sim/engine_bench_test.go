@@ -30,8 +30,8 @@ func workload(seed uint64, answerIt bool) sim.Config {
 	args := question(120)
 	for i, q := range []string{"q1", "q2", "q3"} {
 		cfg.Steps = append(cfg.Steps,
-			sim.Step{At: at, Host: wire.Send{Session: "s1", Target: "next-turn", Text: "go"}},
-			sim.Step{At: at + 10, Host: wire.ToolCall{Session: "s1", CallID: q, Name: "ask_user_question", Args: args}})
+			sim.Step{At: wire.Time(at), Host: wire.Send{Session: "s1", Target: "next-turn", Text: "go"}},
+			sim.Step{At: wire.Time(at + 10), Host: wire.ToolCall{Session: "s1", CallID: q, Name: "ask_user_question", Args: args}})
 		if answerIt {
 			cfg.Steps = append(cfg.Steps, answer(at+800, "c1", q)...)
 			cfg.Steps = append(cfg.Steps, answer(at+800+int64(i)*5, "c2", q)...)

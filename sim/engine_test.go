@@ -36,8 +36,8 @@ func question(timeoutSec int) string {
 
 func answer(at int64, c, card string) []sim.Step {
 	return []sim.Step{
-		{At: at, Client: c, User: &wire.UserAction{Kind: wire.ActChoose, Card: card, Question: "a", Label: "yes"}},
-		{At: at, Client: c, User: &wire.UserAction{Kind: wire.ActSubmit, Card: card}},
+		{At: wire.Time(at), Client: c, User: &wire.UserAction{Kind: wire.ActChoose, Card: card, Question: "a", Label: "yes"}},
+		{At: wire.Time(at), Client: c, User: &wire.UserAction{Kind: wire.ActSubmit, Card: card}},
 	}
 }
 

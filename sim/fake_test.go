@@ -169,7 +169,8 @@ func (h *fakeHost) endStep(now int64, id string) {
 	s.stepOpen = true
 }
 
-func (h *fakeHost) Apply(now int64, cmd wire.Command) ([]wire.Effect, error) {
+func (h *fakeHost) Apply(at wire.Time, cmd wire.Command) ([]wire.Effect, error) {
+	now := at.Ms()
 	h.out = h.out[:0]
 	if r, ok := cmd.(wire.Restart); ok {
 		h.restart(now, r.CutAfter)
@@ -390,7 +391,7 @@ func (h *fakeHost) restart(now int64, cutAfter int) {
 	}
 }
 
-func (h *fakeHost) NextDeadline() (int64, bool) {
+func (h *fakeHost) NextDeadline() (wire.Time, bool) {
 	at, ok := h.flushAt, h.flushAt >= 0
 	for _, s := range h.sess {
 		for _, dl := range s.tools {
@@ -399,7 +400,7 @@ func (h *fakeHost) NextDeadline() (int64, bool) {
 			}
 		}
 	}
-	return at, ok
+	return wire.Time(at), ok
 }
 
 func (h *fakeHost) State() wire.HostState {
@@ -458,7 +459,8 @@ func (c *fakeClient) result(ev string) {
 	}
 }
 
-func (c *fakeClient) Apply(now int64, in wire.ClientInput) ([]wire.ClientEffect, error) {
+func (c *fakeClient) Apply(at wire.Time, in wire.ClientInput) ([]wire.ClientEffect, error) {
+	now := at.Ms()
 	c.out = c.out[:0]
 	for _, ev := range append([]string(nil), c.order...) {
 		if at := c.due[ev]; at >= 0 && at <= now {
@@ -540,7 +542,7 @@ func (c *fakeClient) Apply(now int64, in wire.ClientInput) ([]wire.ClientEffect,
 	return c.out, nil
 }
 
-func (c *fakeClient) NextDeadline() (int64, bool) {
+func (c *fakeClient) NextDeadline() (wire.Time, bool) {
 	var at int64
 	ok := false
 	for _, ev := range c.order {
@@ -548,10 +550,10 @@ func (c *fakeClient) NextDeadline() (int64, bool) {
 			at, ok = d, true
 		}
 	}
-	return at, ok
+	return wire.Time(at), ok
 }
 
-func (c *fakeClient) StateAt(int64) wire.ClientState { return c.State() }
+func (c *fakeClient) StateAt(wire.Time) wire.ClientState { return c.State() }
 
 func (c *fakeClient) State() wire.ClientState {
 	st := wire.ClientState{Client: c.name, Gen: c.gen, Connected: c.connected}

@@ -207,7 +207,7 @@ func (r *Runner) injectFault(f *Fault, random bool) {
 		inj := trace.Injected{Kind: f.Kind, Target: f.Client, Of: -1, Random: random, NoOp: c.crashed}
 		switch f.Kind {
 		case FaultClockJump:
-			inj.N = f.ByMs
+			inj.N = f.ByMs.Ms()
 		case FaultClockDrift:
 			inj.N = f.PPM
 		}
@@ -226,7 +226,7 @@ func (r *Runner) injectFault(f *Fault, random bool) {
 			c.crashed, c.has = true, false
 			r.retime()
 		case FaultClockJump:
-			c.clk.jump(r.now, f.ByMs)
+			c.clk.jump(r.now, f.ByMs.Ms())
 			if c.has {
 				c.simAt = c.clk.simTime(r.now, c.at)
 				r.retime()
@@ -247,7 +247,7 @@ func (r *Runner) netAction(a *NetAction, random bool) {
 	c := &r.cl[ci]
 	inj := trace.Injected{Kind: a.Kind, Target: a.Client, Of: -1, Random: random, NoOp: c.crashed}
 	if a.Kind == NetPartition || a.Kind == NetDelay {
-		inj.N = a.DurationMs
+		inj.N = a.DurationMs.Ms()
 	}
 	switch a.Kind {
 	case NetDisconnect:
@@ -271,13 +271,13 @@ func (r *Runner) netAction(a *NetAction, random bool) {
 			r.startDial(ci, r.now)
 		}
 	case NetPartition:
-		if until := r.now + a.DurationMs; until > c.partitionUntil {
+		if until := r.now + a.DurationMs.Ms(); until > c.partitionUntil {
 			c.partitionUntil = until
 		}
 		r.teardown(ci, true, true, trace.WhyLinkDown)
 		r.killHTTP(ci)
 	case NetDelay:
-		c.delayNext += a.DurationMs
+		c.delayNext += a.DurationMs.Ms()
 	case NetLose:
 		c.loseNext++
 	}
@@ -309,10 +309,10 @@ func (r *Runner) drawRandomFaults() error {
 		}
 		return v
 	}
-	jump := def(fc.JumpMaxMs, DefaultJumpMaxMs)
+	jump := def(fc.JumpMaxMs.Ms(), DefaultJumpMaxMs)
 	drift := def(fc.DriftMaxPPM, DefaultDriftMaxPPM)
-	part := def(fc.PartitionMaxMs, DefaultPartitionMaxMs)
-	delay := def(fc.DelayMaxMs, DefaultDelayMaxMs)
+	part := def(fc.PartitionMaxMs.Ms(), DefaultPartitionMaxMs)
+	delay := def(fc.DelayMaxMs.Ms(), DefaultDelayMaxMs)
 	kinds := []struct {
 		kind string
 		rate float64
@@ -364,7 +364,7 @@ func (r *Runner) fireRandomFault(i int) {
 	f := r.randFaults[i]
 	switch f.kind {
 	case NetDisconnect, NetPartition, NetLose, NetDelay:
-		r.netAction(&NetAction{Kind: f.kind, Client: r.cl[f.client].name, DurationMs: f.n}, true)
+		r.netAction(&NetAction{Kind: f.kind, Client: r.cl[f.client].name, DurationMs: wire.Duration(f.n)}, true)
 	case FaultCrash:
 		r.injectFault(&Fault{Kind: FaultCrash}, true)
 	case FaultCancelTurn, FaultInboxWrite:
@@ -377,7 +377,7 @@ func (r *Runner) fireRandomFault(i int) {
 		flt := Fault{Kind: f.kind, Client: r.cl[f.client].name}
 		switch f.kind {
 		case FaultClockJump:
-			flt.ByMs = f.n
+			flt.ByMs = wire.Duration(f.n)
 		case FaultClockDrift:
 			flt.PPM = f.n
 		}

@@ -192,7 +192,7 @@ func TestRandomFaultsStopWhenHealed(t *testing.T) {
 				continue
 			}
 			kinds[f.Kind] = true
-			if r.Time >= cfg.Healed {
+			if r.Time >= cfg.Healed.Ms() {
 				t.Fatalf("seed %d: a random fault after the healed time: %s", seed, r)
 			}
 			if f.Kind == FaultCrash && !f.Armed && f.Of < 0 {

@@ -16,7 +16,7 @@ func (r *Runner) applyHost(cmd wire.Command, crashable bool) {
 	if r.lost {
 		return // the host is gone: nothing more reaches it (the loop stops after this event)
 	}
-	effs, err := r.host.Apply(r.now, cmd)
+	effs, err := r.host.Apply(wire.Time(r.now), cmd)
 	if r.lostHost(err) {
 		return
 	}
@@ -73,7 +73,7 @@ func (r *Runner) restart(cutAfter int) {
 	r.watchersReset()
 	r.cur.active = false
 	r.failUnanswered()
-	effs, err := r.host.Apply(r.now, wire.Restart{CutAfter: cutAfter})
+	effs, err := r.host.Apply(wire.Time(r.now), wire.Restart{CutAfter: cutAfter})
 	if r.lostHost(err) {
 		return
 	}
@@ -202,9 +202,9 @@ func (r *Runner) sendReply(e wire.Reply) {
 // draw is a latency from the network stream.
 func (r *Runner) draw(l Latency) int64 {
 	if l.Max <= l.Min {
-		return l.Min
+		return l.Min.Ms()
 	}
-	return l.Min + r.net.Int64N(l.Max-l.Min+1)
+	return l.Min.Ms() + r.net.Int64N(l.Max.Ms()-l.Min.Ms()+1)
 }
 
 // lostHost stops the run when the host's port is lost (wire.PortLost: an external host

@@ -17,12 +17,12 @@ type losingHost struct {
 	cause         error
 }
 
-func (h *losingHost) Apply(now int64, cmd wire.Command) ([]wire.Effect, error) {
+func (h *losingHost) Apply(at wire.Time, cmd wire.Command) ([]wire.Effect, error) {
 	h.applies++
 	if h.applies >= h.lose {
 		return []wire.Effect{wire.SendFrame{Client: "c1", Gen: 1, Frame: wire.Ready{}}}, &wire.PortLost{Err: h.cause}
 	}
-	return h.fakeHost.Apply(now, cmd)
+	return h.fakeHost.Apply(at, cmd)
 }
 
 // A PortLost from the host's Apply stops the run at once: the command is not recorded as

@@ -100,7 +100,7 @@ func (r *Runner) planAutoEnd(i int) {
 	if !m.open || m.ended || m.tools > 0 {
 		return
 	}
-	r.push(event{kind: evAutoEnd, client: -1, link: -1, idx: int32(i), epoch: m.version}, m.last+r.cfg.Model.AutoEndMs)
+	r.push(event{kind: evAutoEnd, client: -1, link: -1, idx: int32(i), epoch: m.version}, m.last+r.cfg.Model.AutoEndMs.Ms())
 }
 
 // autoEndLive reports whether an automatic end is still due: its plan is current and no
@@ -111,7 +111,7 @@ func (r *Runner) autoEndLive(e *event) bool {
 		return false
 	}
 	steps := r.cfg.Steps
-	for j := r.stepNext; j < len(steps) && steps[j].At <= r.now; j++ {
+	for j := r.stepNext; j < len(steps) && steps[j].At.Ms() <= r.now; j++ {
 		if steps[j].Host != nil {
 			if s, _ := modelTarget(steps[j].Host); s == m.session {
 				return false

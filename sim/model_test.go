@@ -142,6 +142,6 @@ func TestRunawayGuards(t *testing.T) {
 // stuckHost arms a timer it never fires.
 type stuckHost struct{}
 
-func (stuckHost) Apply(int64, wire.Command) ([]wire.Effect, error) { return nil, nil }
-func (stuckHost) NextDeadline() (int64, bool)                      { return 5, true }
-func (stuckHost) State() wire.HostState                            { return wire.HostState{} }
+func (stuckHost) Apply(wire.Time, wire.Command) ([]wire.Effect, error) { return nil, nil }
+func (stuckHost) NextDeadline() (wire.Time, bool)                      { return 5, true }
+func (stuckHost) State() wire.HostState                                { return wire.HostState{} }

@@ -90,7 +90,7 @@ func (r *Runner) clientDial(ci int, absorb bool) {
 		r.rec(trace.ActorNet, trace.Drop, 0, trace.Dropped{To: trace.ActorHost, Why: trace.WhyNotDialing, What: wire.Dial{}})
 		return
 	} else {
-		delay = c.cfg.ReconnectMs
+		delay = c.cfg.ReconnectMs.Ms()
 	}
 	r.startDial(ci, r.now+delay)
 }

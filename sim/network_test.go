@@ -13,15 +13,15 @@ import (
 
 func twoClients(mux, http Latency, reconnect int64) []ClientConfig {
 	return []ClientConfig{
-		{Name: "c1", Mux: mux, HTTP: http, ReconnectMs: reconnect},
-		{Name: "c2", Mux: mux, HTTP: http, ReconnectMs: reconnect},
+		{Name: "c1", Mux: mux, HTTP: http, ReconnectMs: wire.Duration(reconnect)},
+		{Name: "c2", Mux: mux, HTTP: http, ReconnectMs: wire.Duration(reconnect)},
 	}
 }
 
 func ask(at int64, call string, ms int64) []Step {
 	return []Step{
-		{At: at, Host: wire.Send{Session: "s1", Target: "next-turn", Text: "go"}},
-		{At: at, Host: wire.ToolCall{Session: "s1", CallID: call, Name: "ask", Args: `{"ms":` + strconv.FormatInt(ms, 10) + `}`}},
+		{At: wire.Time(at), Host: wire.Send{Session: "s1", Target: "next-turn", Text: "go"}},
+		{At: wire.Time(at), Host: wire.ToolCall{Session: "s1", CallID: call, Name: "ask", Args: `{"ms":` + strconv.FormatInt(ms, 10) + `}`}},
 	}
 }
 
@@ -31,13 +31,13 @@ func TestMuxLinkKeepsOrder(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		seed := rapid.Uint64().Draw(rt, "seed")
 		n := rapid.IntRange(1, 12).Draw(rt, "asks")
-		cfg := Config{Seed: seed, Clients: twoClients(Latency{0, rapid.Int64Range(0, 80).Draw(rt, "mux")}, Latency{0, 40}, 50)}
+		cfg := Config{Seed: seed, Clients: twoClients(Latency{0, wire.Duration(rapid.Int64Range(0, 80).Draw(rt, "mux"))}, Latency{0, 40}, 50)}
 		cfg.Steps = []Step{{At: 100, Host: wire.Send{Session: "s1", Target: "next-turn", Text: "go"}}}
 		at := int64(100)
 		for i := 0; i < n; i++ {
 			at += rapid.Int64Range(0, 15).Draw(rt, "gap")
 			ms := rapid.Int64Range(1, 60).Draw(rt, "timeout")
-			cfg.Steps = append(cfg.Steps, Step{At: at, Host: wire.ToolCall{Session: "s1", CallID: "q" + string(rune('a'+i)), Name: "ask", Args: `{"ms":` + strconv.FormatInt(ms, 10) + `}`}})
+			cfg.Steps = append(cfg.Steps, Step{At: wire.Time(at), Host: wire.ToolCall{Session: "s1", CallID: "q" + string(rune('a'+i)), Name: "ask", Args: `{"ms":` + strconv.FormatInt(ms, 10) + `}`}})
 		}
 		cfg.Model.AutoEndMs = -1
 		h, ports, _ := fakePorts(0, map[string]int64{"c1": -1, "c2": -1}, "c1", "c2")
@@ -289,7 +289,7 @@ func TestClockConversionIsTheEarliestInstant(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		// a clock without drift (the usual one) has its own conversion: draw it often
 		ppm := rapid.OneOf(rapid.Just(int64(0)), rapid.Int64Range(-999_999, 999_999))
-		c := newClock(Clock{Offset: rapid.Int64Range(-1e6, 1e6).Draw(rt, "off"), DriftPPM: ppm.Draw(rt, "ppm")})
+		c := newClock(Clock{Offset: wire.Duration(rapid.Int64Range(-1e6, 1e6).Draw(rt, "off")), DriftPPM: ppm.Draw(rt, "ppm")})
 		now := int64(0)
 		for i := 0; i < 5; i++ {
 			now += rapid.Int64Range(0, 1e5).Draw(rt, "dt")

@@ -15,17 +15,17 @@ import (
 func TestRandomConfigurationsRunAndRepeat(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		nc := rapid.IntRange(1, 3).Draw(rt, "clients")
-		cfg := Config{Seed: rapid.Uint64().Draw(rt, "seed"), Model: ModelConfig{AutoEndMs: rapid.Int64Range(-1, 500).Draw(rt, "autoend")}}
+		cfg := Config{Seed: rapid.Uint64().Draw(rt, "seed"), Model: ModelConfig{AutoEndMs: wire.Duration(rapid.Int64Range(-1, 500).Draw(rt, "autoend"))}}
 		var names []string
 		for i := 0; i < nc; i++ {
 			n := "c" + strconv.Itoa(i+1)
 			names = append(names, n)
 			lo := rapid.Int64Range(0, 20).Draw(rt, "lo")
 			cfg.Clients = append(cfg.Clients, ClientConfig{Name: n,
-				Mux:         Latency{lo, lo + rapid.Int64Range(0, 50).Draw(rt, "mux")},
-				HTTP:        Latency{lo, lo + rapid.Int64Range(0, 80).Draw(rt, "http")},
-				Clock:       Clock{Offset: rapid.Int64Range(-5000, 5000).Draw(rt, "off"), DriftPPM: rapid.Int64Range(-5000, 5000).Draw(rt, "ppm")},
-				ReconnectMs: rapid.Int64Range(-1, 300).Draw(rt, "reconnect"),
+				Mux:         Latency{wire.Duration(lo), wire.Duration(lo + rapid.Int64Range(0, 50).Draw(rt, "mux"))},
+				HTTP:        Latency{wire.Duration(lo), wire.Duration(lo + rapid.Int64Range(0, 80).Draw(rt, "http"))},
+				Clock:       Clock{Offset: wire.Duration(rapid.Int64Range(-5000, 5000).Draw(rt, "off")), DriftPPM: rapid.Int64Range(-5000, 5000).Draw(rt, "ppm")},
+				ReconnectMs: wire.Duration(rapid.Int64Range(-1, 300).Draw(rt, "reconnect")),
 				Offline:     rapid.IntRange(0, 5).Draw(rt, "offline") == 0,
 			})
 		}
@@ -34,7 +34,7 @@ func TestRandomConfigurationsRunAndRepeat(t *testing.T) {
 		n := rapid.IntRange(0, 25).Draw(rt, "steps")
 		for i := 0; i < n; i++ {
 			at += rapid.Int64Range(0, 800).Draw(rt, "gap")
-			st := Step{At: at}
+			st := Step{At: wire.Time(at)}
 			switch rapid.IntRange(0, 9).Draw(rt, "kind") {
 			case 0:
 				st.Host = wire.Send{Session: "s1", Target: "next-turn", Text: "go"}
@@ -46,7 +46,7 @@ func TestRandomConfigurationsRunAndRepeat(t *testing.T) {
 			case 3:
 				st.Client, st.User = client(), &wire.UserAction{Kind: []string{wire.ActSubmit, wire.ActReopen, wire.ActType}[rapid.IntRange(0, 2).Draw(rt, "act")], Session: "s1"}
 			case 4:
-				st.Net = &NetAction{Kind: knownNet[rapid.IntRange(0, len(knownNet)-1).Draw(rt, "net")], Client: client(), DurationMs: rapid.Int64Range(0, 2000).Draw(rt, "dur")}
+				st.Net = &NetAction{Kind: knownNet[rapid.IntRange(0, len(knownNet)-1).Draw(rt, "net")], Client: client(), DurationMs: wire.Duration(rapid.Int64Range(0, 2000).Draw(rt, "dur"))}
 			case 5:
 				p := knownPoints[rapid.IntRange(0, len(knownPoints)-1).Draw(rt, "point")]
 				f := &Fault{Kind: FaultCrash, Point: p}
@@ -56,7 +56,7 @@ func TestRandomConfigurationsRunAndRepeat(t *testing.T) {
 				st.Fault = f
 			case 6:
 				st.Fault = &Fault{Kind: []string{FaultReload, FaultClientCrash, FaultClockJump, FaultClockDrift}[rapid.IntRange(0, 3).Draw(rt, "cf")], Client: client(),
-					ByMs: rapid.Int64Range(-20000, 20000).Draw(rt, "by"), PPM: rapid.Int64Range(-900_000, 900_000).Draw(rt, "ppm2")}
+					ByMs: wire.Duration(rapid.Int64Range(-20000, 20000).Draw(rt, "by")), PPM: rapid.Int64Range(-900_000, 900_000).Draw(rt, "ppm2")}
 			case 7:
 				st.Fault = &Fault{Kind: FaultCancelTurn, Session: "s1", KeepInbox: rapid.Bool().Draw(rt, "keep")}
 			case 8:
@@ -70,9 +70,9 @@ func TestRandomConfigurationsRunAndRepeat(t *testing.T) {
 			r := func() float64 { return float64(rapid.IntRange(0, 20).Draw(rt, "rate")) }
 			cfg.Faults = FaultConfig{CrashPerMin: r(), DisconnectPerMin: r(), ReloadPerMin: r(), ClockJumpPerMin: r(), PartitionPerMin: r(),
 				LoseHTTPPerMin: r(), DelayHTTPPerMin: r(), ClientCrashPerMin: r(), ClockDriftPerMin: r(), CancelTurnPerMin: r(), InboxWriteFailPerMin: r()}
-			cfg.Healed = at + 1
+			cfg.Healed = wire.Time(at + 1)
 		}
-		cfg.Limit = at + 300_000
+		cfg.Limit = wire.Time(at + 300_000)
 		answer := map[string]int64{}
 		for _, nm := range names {
 			answer[nm] = rapid.Int64Range(-1, 2000).Draw(rt, "answer")

@@ -171,7 +171,7 @@ func (r *Runner) Run(cfg *Config, host wire.HostPort, clients map[string]wire.Cl
 	tr.Records = r.recs
 	end := r.now
 	if r.limitHit {
-		end = cfg.Limit
+		end = cfg.Limit.Ms()
 	}
 	states := tr.Final.Clients[:0]
 	if cap(states) < len(r.cl) {
@@ -194,7 +194,7 @@ func (r *Runner) clientState(ci int, t int64) wire.ClientState {
 	if c.crashed {
 		return c.port.State()
 	}
-	return c.port.StateAt(c.clk.at(t))
+	return c.port.StateAt(wire.Time(c.clk.at(t)))
 }
 
 func (r *Runner) reset(cfg *Config, host wire.HostPort, tr *trace.Trace) {
@@ -235,9 +235,9 @@ func (r *Runner) reset(cfg *Config, host wire.HostPort, tr *trace.Trace) {
 	r.sessions = r.sessions[:0]
 	r.stepNext = 0
 	r.randFaults = r.randFaults[:0]
-	r.healedAt = cfg.Healed
+	r.healedAt = cfg.Healed.Ms()
 	if r.healedAt == 0 {
-		r.healedAt = cfg.Limit + 1
+		r.healedAt = cfg.Limit.Ms() + 1
 	}
 	r.restarts = 0
 	r.limitHit = false
@@ -300,7 +300,7 @@ func (r *Runner) release1(slot int32) {
 // pushStep queues scripted step i (steps are fed one at a time: they are one FIFO).
 func (r *Runner) pushStep(i int) {
 	if i < len(r.cfg.Steps) {
-		r.push(event{kind: evStep, link: 0, client: -1, idx: int32(i)}, r.cfg.Steps[i].At)
+		r.push(event{kind: evStep, link: 0, client: -1, idx: int32(i)}, r.cfg.Steps[i].At.Ms())
 	}
 }
 
@@ -352,7 +352,7 @@ func (r *Runner) loop() {
 			if !ok {
 				return
 			}
-			if r.cfg.Limit > 0 && t > r.cfg.Limit {
+			if r.cfg.Limit > 0 && t > r.cfg.Limit.Ms() {
 				r.limitHit = true
 				return
 			}
@@ -501,13 +501,15 @@ func (r *Runner) fireClientTimer(ci int) {
 }
 
 func (r *Runner) refreshHost() {
-	r.hostAt, r.hostHas = r.host.NextDeadline()
+	at, has := r.host.NextDeadline()
+	r.hostAt, r.hostHas = at.Ms(), has
 	r.retime()
 }
 
 func (r *Runner) refreshClient(ci int) {
 	c := &r.cl[ci]
-	c.at, c.has = c.port.NextDeadline()
+	at, has := c.port.NextDeadline()
+	c.at, c.has = at.Ms(), has
 	if c.has {
 		c.simAt = c.clk.simTime(r.now, c.at)
 	}

@@ -88,10 +88,10 @@ func validName(n string) bool {
 
 func checkLatency(l Latency) string {
 	if l.Min < 0 || l.Max < 0 {
-		return "negative latency [" + strconv.FormatInt(l.Min, 10) + ", " + strconv.FormatInt(l.Max, 10) + "]"
+		return "negative latency [" + l.Min.String() + ", " + l.Max.String() + "]"
 	}
 	if l.Min > l.Max {
-		return "latency min " + strconv.FormatInt(l.Min, 10) + " exceeds max " + strconv.FormatInt(l.Max, 10)
+		return "latency min " + l.Min.String() + " exceeds max " + l.Max.String()
 	}
 	return ""
 }
@@ -107,10 +107,10 @@ func checkPPM(ppm int64) bool { return ppm > -1_000_000 && ppm < 1_000_000 }
 // before the run starts, as a *ConfigError.
 func Validate(cfg *Config) error {
 	if cfg.Limit < 0 {
-		return &ConfigError{Step: -1, Field: "limit", Msg: "negative limit " + strconv.FormatInt(cfg.Limit, 10)}
+		return &ConfigError{Step: -1, Field: "limit", Msg: "negative limit " + cfg.Limit.String()}
 	}
 	if cfg.Healed < 0 {
-		return &ConfigError{Step: -1, Field: "healed", Msg: "negative healed time " + strconv.FormatInt(cfg.Healed, 10)}
+		return &ConfigError{Step: -1, Field: "healed", Msg: "negative healed time " + cfg.Healed.String()}
 	}
 	if cfg.MaxRecords < 0 {
 		return &ConfigError{Step: -1, Field: "max-records", Msg: "negative record budget"}
@@ -145,15 +145,15 @@ func Validate(cfg *Config) error {
 	unknownClient := func(si int, st *Step, field, n string) error {
 		return unknownClientError(cfg.Clients, si, st, field, n)
 	}
-	var last int64
+	var last wire.Time
 	for si := range cfg.Steps {
 		st := &cfg.Steps[si]
 		bad := func(field, msg string) error { return &ConfigError{Step: si, Line: st.Line, Field: field, Msg: msg} }
 		if st.At < 0 {
-			return bad("at", "negative time "+strconv.FormatInt(st.At, 10))
+			return bad("at", "negative time "+st.At.String())
 		}
 		if st.At < last {
-			return bad("at", "steps out of time order ("+strconv.FormatInt(st.At, 10)+" after "+strconv.FormatInt(last, 10)+")")
+			return bad("at", "steps out of time order ("+st.At.String()+" after "+last.String()+")")
 		}
 		last = st.At
 		n := 0
@@ -198,7 +198,7 @@ func Validate(cfg *Config) error {
 				return unknownClient(si, st, "net.client", st.Net.Client)
 			}
 			if st.Net.DurationMs < 0 {
-				return bad("net.duration", "negative duration "+strconv.FormatInt(st.Net.DurationMs, 10))
+				return bad("net.duration", "negative duration "+st.Net.DurationMs.String())
 			}
 		case st.Fault != nil:
 			if e := checkFault(si, st, known, unknownClient); e != nil {

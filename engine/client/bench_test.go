@@ -21,7 +21,7 @@ func BenchmarkTimedAnswer(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		c := New(Config{Name: "c1", Seed: uint64(i)})
 		for j, in := range inputs {
-			if _, err := c.Apply(int64(j*100), in); err != nil {
+			if _, err := c.Apply(wire.Time(j*100), in); err != nil {
 				b.Fatal(err)
 			}
 		}

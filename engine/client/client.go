@@ -172,7 +172,8 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // nothing. In the one case where a tick due in the same call makes the action impossible
 // (Take time at the very tick that expires the card), the tick's effects are returned
 // together with the error: time passed, the action did nothing.
-func (c *Client) Apply(now int64, in wire.ClientInput) ([]wire.ClientEffect, error) {
+func (c *Client) Apply(at wire.Time, in wire.ClientInput) ([]wire.ClientEffect, error) {
+	now := at.Ms() // the client counts in plain milliseconds inside
 	c.out = c.out[:0]
 	var run func()
 	if u, ok := in.(wire.User); ok {
@@ -240,12 +241,12 @@ func (c *Client) advance(now int64) (expired bool) {
 
 // NextDeadline is the client time of the next tick that expires a card (wire.ClientPort).
 // Ticks before it only repaint the countdown, which State computes from the clock.
-func (c *Client) NextDeadline() (int64, bool) {
-	var at int64
+func (c *Client) NextDeadline() (wire.Time, bool) {
+	var at wire.Time
 	ok := false
 	for _, k := range c.page.cards {
 		if k.hasDeadline {
-			if t := k.fireTick(c.tick); !ok || t < at {
+			if t := wire.Time(k.fireTick(c.tick)); !ok || t < at {
 				at, ok = t, true
 			}
 		}
@@ -254,11 +255,12 @@ func (c *Client) NextDeadline() (int64, bool) {
 }
 
 // State snapshots the client at the client time of its last input (wire.ClientPort).
-func (c *Client) State() wire.ClientState { return c.StateAt(c.now) }
+func (c *Client) State() wire.ClientState { return c.StateAt(wire.Time(c.now)) }
 
 // StateAt snapshots the client as it shows at client time now (wire.ClientPort): running
 // countdowns read deadline − now. It changes nothing: due ticks run only in Apply.
-func (c *Client) StateAt(now int64) wire.ClientState {
+func (c *Client) StateAt(at wire.Time) wire.ClientState {
+	now := at.Ms()
 	st := wire.ClientState{Client: c.name, Gen: c.page.gen, Connected: c.page.connected, Drafts: c.drafts.states()}
 	if n := len(c.page.cards); n > 0 {
 		st.Cards = make([]wire.CardState, 0, n)

@@ -30,7 +30,7 @@ func strs(effs []wire.ClientEffect) []string {
 // at applies in at client time now and returns the effects' texts; an error fails.
 func (x *h) at(now int64, in wire.ClientInput) []string {
 	x.t.Helper()
-	effs, err := x.c.Apply(now, in)
+	effs, err := x.c.Apply(wire.Time(now), in)
 	if err != nil {
 		x.t.Fatalf("at %d %s: %v", now, in, err)
 	}
@@ -39,7 +39,7 @@ func (x *h) at(now int64, in wire.ClientInput) []string {
 
 // try applies in and returns the effects and the error.
 func (x *h) try(now int64, in wire.ClientInput) ([]string, error) {
-	effs, err := x.c.Apply(now, in)
+	effs, err := x.c.Apply(wire.Time(now), in)
 	return strs(effs), err
 }
 
@@ -51,7 +51,7 @@ func (x *h) user(now int64, kind string, fields ...string) []string {
 
 func (x *h) userErr(now int64, kind string, fields ...string) error {
 	x.t.Helper()
-	effs, err := x.c.Apply(now, wire.User{Action: act(kind, fields...)})
+	effs, err := x.c.Apply(wire.Time(now), wire.User{Action: act(kind, fields...)})
 	if err == nil {
 		x.t.Fatalf("at %d %s: want an error, got effects %v", now, kind, strs(effs))
 	}
@@ -130,7 +130,7 @@ func (x *h) next() int64 {
 	if !ok {
 		return -1
 	}
-	return at
+	return at.Ms()
 }
 
 func expect(t *testing.T, got []string, want ...string) {

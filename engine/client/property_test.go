@@ -230,7 +230,7 @@ func TestPropertyClient(t *testing.T) {
 			beforeText := stateText(before)
 			attached := attachedEvents(c)
 			gen := c.page.gen
-			effs, err := c.Apply(w.now, in)
+			effs, err := c.Apply(wire.Time(w.now), in)
 			after := c.State()
 			if err != nil {
 				if _, ok := in.(wire.User); !ok {
@@ -240,7 +240,7 @@ func TestPropertyClient(t *testing.T) {
 					t.Fatalf("%s refused (%v) but changed the state:\n%s\n---\n%s", in, err, beforeText, stateText(after))
 				}
 			}
-			if at, ok := c.NextDeadline(); ok && at <= w.now && err == nil {
+			if at, ok := c.NextDeadline(); ok && at.Ms() <= w.now && err == nil {
 				t.Fatalf("a tick due at %d was left after Apply at %d", at, w.now)
 			}
 			cardsBefore := map[string]wire.CardState{}
@@ -366,9 +366,9 @@ func TestPropertyDeterministic(t *testing.T) {
 		for i := rapid.IntRange(1, 50).Draw(t, "steps"); i > 0; i-- {
 			w.now += int64(rapid.IntRange(0, 3000).Draw(t, "dt"))
 			in := w.genInput(t)
-			ea, erra := a.Apply(w.now, in)
+			ea, erra := a.Apply(wire.Time(w.now), in)
 			sa := strings.Join(strs(ea), "\n")
-			eb, errb := b.Apply(w.now, in)
+			eb, errb := b.Apply(wire.Time(w.now), in)
 			if sb := strings.Join(strs(eb), "\n"); sa != sb || (erra == nil) != (errb == nil) {
 				t.Fatalf("%s diverged:\n%s\n---\n%s", in, sa, sb)
 			}

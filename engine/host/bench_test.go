@@ -19,7 +19,7 @@ func BenchmarkTimedRun(b *testing.B) {
 		}
 		n := 0
 		apply := func(now int64, c wire.Command) []wire.Effect {
-			effs, err := h.Apply(now, c)
+			effs, err := h.Apply(wire.Time(now), c)
 			if err != nil {
 				b.Fatal(c, err)
 			}
@@ -46,7 +46,7 @@ func BenchmarkTimedRun(b *testing.B) {
 		apply(1020, wire.EndStep{Session: "s1"})
 		apply(1100, wire.Tick{})
 		for at, ok := h.NextDeadline(); ok && at < 7000; at, ok = h.NextDeadline() {
-			apply(at, wire.Tick{})
+			apply(at.Ms(), wire.Tick{})
 		}
 		apply(7000, wire.EndStep{Session: "s1", Final: true})
 		apply(8000, answerCall("r2", "c2", batchA))

@@ -30,7 +30,7 @@ func newRun(t testing.TB, cfg Config) *run {
 
 // try applies cmd and records a copy of its effects.
 func (r *run) try(now int64, cmd wire.Command) ([]wire.Effect, error) {
-	effs, err := r.h.Apply(now, cmd)
+	effs, err := r.h.Apply(wire.Time(now), cmd)
 	r.last = append([]wire.Effect(nil), effs...)
 	r.all = append(r.all, r.last...)
 	r.checkFold()

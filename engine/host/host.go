@@ -137,7 +137,8 @@ func (h *Host) emit(e wire.Effect) { h.effects = append(h.effects, e) }
 // An error means the command was malformed or impossible: the command changed nothing.
 // Effects returned with an error are those of timers that came due before the command
 // (time did advance); a command whose time has no due timer returns none.
-func (h *Host) Apply(now int64, cmd wire.Command) ([]wire.Effect, error) {
+func (h *Host) Apply(at wire.Time, cmd wire.Command) ([]wire.Effect, error) {
+	now := at.Ms() // the engine counts in plain milliseconds inside
 	// The buffer of the Apply before the previous one is free again: clearing what it held
 	// (past its length it is zero already) keeps it from pinning those effects.
 	clear(h.prev)
@@ -175,7 +176,8 @@ const maxFirings = 1 << 20
 // runtime's timers (write windows, sleeps) first, then the question waits.
 func (h *Host) advance(now int64) error {
 	for i := 0; ; i++ {
-		t, ok := h.NextDeadline()
+		at, ok := h.NextDeadline()
+		t := at.Ms()
 		if !ok || t > now {
 			break
 		}
@@ -212,16 +214,16 @@ func (h *Host) abortExpiredTurns() {
 
 // NextDeadline is the earliest armed timer: the waits' and the runtime's (write windows,
 // sleeps).
-func (h *Host) NextDeadline() (int64, bool) {
+func (h *Host) NextDeadline() (wire.Time, bool) {
 	a, okA := h.rt.NextDeadline()
 	b, okB := h.svc.NextDeadline()
 	switch {
 	case okA && okB:
-		return min(a, b), true
+		return wire.Time(min(a, b)), true
 	case okA:
-		return a, true
+		return wire.Time(a), true
 	}
-	return b, okB
+	return wire.Time(b), okB
 }
 
 // State snapshots the host: every Session (log, view, inbox, liveness) by id, the live

@@ -200,7 +200,7 @@ func TestHostPortProperty(t *testing.T) {
 			for i, n := 0, rapid.IntRange(1, 80).Draw(t, "commands"); i < n; i++ {
 				now += rapid.SampledFrom([]int64{0, 0, 1, 500, 1000, 3000}).Draw(t, "dt")
 				cmd := drawCommand(t, h, prev)
-				effs, _ := h.Apply(now, cmd)
+				effs, _ := h.Apply(wire.Time(now), cmd)
 				prev = len(effs)
 				for _, e := range effs {
 					_ = e.String()
@@ -222,7 +222,7 @@ func TestHostPortProperty(t *testing.T) {
 						t.Fatalf("WAIT-2: wait %+v timed while claimed", w)
 					}
 				}
-				if at, ok := h.NextDeadline(); ok && at <= now {
+				if at, ok := h.NextDeadline(); ok && at.Ms() <= now {
 					t.Fatalf("a timer due at %d is left after Apply at %d", at, now)
 				}
 			}

@@ -14,9 +14,9 @@ type HostPort interface {
 	// (unknown session, a tool call with no open step, ...): the host's state is unchanged
 	// and no effects are returned. Domain failures (an RPC error, a tool error) are effects,
 	// not errors. The returned slice is valid until the next call.
-	Apply(now int64, cmd Command) ([]Effect, error)
+	Apply(now Time, cmd Command) ([]Effect, error)
 	// NextDeadline is the earliest time a host timer is armed for, if any.
-	NextDeadline() (at int64, ok bool)
+	NextDeadline() (at Time, ok bool)
 	// State snapshots the host.
 	State() HostState
 }
@@ -30,10 +30,10 @@ type ClientPort interface {
 	// a submit with no question shown): the client's state is unchanged. Malformed frames
 	// are not errors: the client ignores them as the spec says. The returned slice is valid
 	// until the next call.
-	Apply(now int64, in ClientInput) ([]ClientEffect, error)
+	Apply(now Time, in ClientInput) ([]ClientEffect, error)
 	// NextDeadline is the earliest client time a client timer (the countdown tick) is
 	// armed for, if any.
-	NextDeadline() (at int64, ok bool)
+	NextDeadline() (at Time, ok bool)
 	// State snapshots the client as of the client time of its last input.
 	State() ClientState
 	// StateAt snapshots the client as it shows at client time now (a probe or the end of a
@@ -42,5 +42,5 @@ type ClientPort interface {
 	// timer runs and nothing is emitted (a countdown past its deadline whose expiring tick
 	// has not been delivered reads 0 and still runs). State() is StateAt at the time of the
 	// last input.
-	StateAt(now int64) ClientState
+	StateAt(now Time) ClientState
 }
