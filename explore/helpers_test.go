@@ -17,7 +17,7 @@ type droppingHost struct {
 }
 
 func newDroppingHost(cfg wire.HostConfig) (wire.HostPort, error) {
-	h, err := host.New(host.Config{ToolMode: cfg.ToolMode, DefaultTimeoutSec: cfg.DefaultTimeoutSec, WriteWindowMs: cfg.WriteWindowMs})
+	h, err := host.New(host.Config{ToolMode: cfg.ToolMode, DefaultTimeoutSec: cfg.DefaultTimeoutSec, WriteWindowMs: cfg.WriteWindowMs.Ms()})
 	if err != nil {
 		return nil, err
 	}

@@ -36,7 +36,7 @@ func (l *lostAfter) Lost() *wire.PortLost { return l.lost }
 func TestCampaignReportsALostHostUnshrunk(t *testing.T) {
 	dir := t.TempDir()
 	lose := func(cfg wire.HostConfig) (wire.HostPort, error) {
-		h, err := host.New(host.Config{ToolMode: cfg.ToolMode, DefaultTimeoutSec: cfg.DefaultTimeoutSec, WriteWindowMs: cfg.WriteWindowMs})
+		h, err := host.New(host.Config{ToolMode: cfg.ToolMode, DefaultTimeoutSec: cfg.DefaultTimeoutSec, WriteWindowMs: cfg.WriteWindowMs.Ms()})
 		if err != nil {
 			return nil, err
 		}

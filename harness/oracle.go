@@ -16,7 +16,7 @@ func HostConfig(s *scenarios.Scenario) wire.HostConfig {
 		c.DefaultTimeoutSec = int(*s.Timeout)
 	}
 	if s.WriteWindow != nil {
-		c.WriteWindowMs = int64(*s.WriteWindow)
+		c.WriteWindowMs = span(*s.WriteWindow)
 		if *s.WriteWindow == 0 {
 			c.WriteWindowMs = -1
 		}

@@ -34,7 +34,7 @@ func AppendHostConfigJSON(b []byte, c HostConfig) []byte {
 	if c.WriteWindowMs != 0 {
 		sep()
 		b = append(b, `"writeWindowMs":`...)
-		b = strconv.AppendInt(b, c.WriteWindowMs, 10)
+		b = strconv.AppendInt(b, c.WriteWindowMs.Ms(), 10)
 	}
 	return append(b, '}')
 }
@@ -49,7 +49,8 @@ func DecodeHostConfig(data []byte) (HostConfig, error) {
 	var c HostConfig
 	c.ToolMode, _ = o.optStr("toolMode")
 	c.DefaultTimeoutSec, _ = o.optInt("defaultTimeoutSec")
-	c.WriteWindowMs, _ = o.optInt64("writeWindowMs")
+	w, _ := o.optInt64("writeWindowMs")
+	c.WriteWindowMs = Duration(w)
 	if err := o.done(); err != nil {
 		return HostConfig{}, err
 	}

@@ -16,7 +16,7 @@ type HostConfig struct {
 	// WriteWindowMs is the write-behind window of every Session log: 0 means the peer's
 	// 200 ms, -1 write-through (every event durable as it is appended), other negative
 	// values are invalid.
-	WriteWindowMs int64
+	WriteWindowMs Duration
 }
 
 // String is the canonical text: "mode=timed timeout=120s window=200ms".
@@ -34,7 +34,7 @@ func (c HostConfig) String() string {
 	case c.WriteWindowMs == -1:
 		w = "write-through"
 	case c.WriteWindowMs != 0:
-		w = strconv.FormatInt(c.WriteWindowMs, 10) + "ms"
+		w = c.WriteWindowMs.String() + "ms"
 	}
 	return "mode=" + mode + " timeout=" + t + " window=" + w
 }
