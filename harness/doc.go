@@ -37,6 +37,11 @@
 //     external process that crashed, hung or broke the protocol) stops the run, which is
 //     then broken (Result.Lost), never a pass.
 //
+//   - One place for each mapping: HostConfig is the scenario's host configuration (what
+//     the factory gets), OracleOptions the oracle's options every run path uses (derived
+//     from the same configuration), and time.go turns the scenario's durations into
+//     wire.Time and wire.Duration.
+//
 // For generated scenarios (the fuzzer, the shrinker) RunScenario runs a
 // scenarios.Scenario value directly; scenarios.Encode writes it as the same YAML.
 //
