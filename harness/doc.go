@@ -36,7 +36,6 @@
 //     reference clients, simulator, Close); a host lost mid-run (wire.PortLost: an
 //     external process that crashed, hung or broke the protocol) stops the run, which is
 //     then broken (Result.Lost), never a pass.
-//
 //   - One place for each mapping: HostConfig is the scenario's host configuration (what
 //     the factory gets), OracleOptions the oracle's options every run path uses (derived
 //     from the same configuration), and time.go turns the scenario's durations into

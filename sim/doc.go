@@ -32,8 +32,8 @@
 //
 // Time is virtual milliseconds from 0: Config's instants (Limit, Healed, Step.At) are
 // wire.Time and its spans (latencies, offsets, backoffs, fault lengths) wire.Duration, as
-// the ports' times are; inside, the simulator and its trace count in int64 ms. The queue orders events by (time, sequence). At
-// each instant the candidates are: the host's timer if NextDeadline is due, each client's
+// the ports' times are; inside, the simulator and its trace count in int64 ms. The queue
+// orders events by (time, sequence). At each instant the candidates are: the host's timer if NextDeadline is due, each client's
 // timer if due (client deadlines are on the client's clock and converted to simulator
 // time: the earliest time its clock reads the deadline), and the queued events due now,
 // of which an ordered channel (the script, each mux link direction) offers only its head.
