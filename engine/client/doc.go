@@ -91,9 +91,12 @@
 //     {"remainingMs": number} claims the wait with no local countdown (the peer computes a
 //     NaN deadline that never fires); a negative remainder counts as 0.
 //   - JSON is read with the package's own one-pass reader (JSON.parse semantics: a
-//     repeated key keeps its last value; nesting is bounded; string literals are read by
-//     wire.ReadJSONString, as in engine/questions), not encoding/json: a request payload
-//     with a wrongly typed field is not a question request and is handed on.
+//     repeated key keeps its last value; string literals are read by wire.ReadJSONString,
+//     as in engine/questions; an empty options list stays present), not encoding/json: a
+//     request payload with a wrongly typed field is not a question request and is handed
+//     on. Two documented exceptions to JSON.parse, shared by every reader of the project
+//     (docs/PEER.md §11): nesting deeper than wire.MaxJSONDepth is unreadable, and an
+//     unpaired surrogate escape reads as U+FFFD.
 //   - CLAIM-2 across a failed generation. A failed $events/result reply of the live
 //     generation fails the generation, as the peer's pump does (docs/PEER-RUNTIME.md §1.4): a
 //     failure means the host may not have that outcome (the request or its reply was lost)
