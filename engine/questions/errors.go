@@ -6,8 +6,10 @@ import (
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
-// The service's UserQuestionErrors (docs/PEER.md §4.7). Codes are the decision's; messages are the
-// reference engine's own (the peer asserts only the DELEGATED_CALLER message's content).
+// The service's UserQuestionErrors (docs/PEER.md §4.7). Codes are the decision's; the CALLER_NOT_LIVE
+// and DELEGATED_CALLER messages are model-facing literals, byte-identical with the
+// implementation the decision was taken from (docs/PEER.md §10);
+// the other messages are the reference engine's own.
 
 func errAskAborted() *wire.Error { return wire.QuestionError(wire.AskAborted, wire.MsgAskAborted) }
 
@@ -21,15 +23,17 @@ func errNoProvider() *wire.Error {
 	return wire.QuestionError(wire.NoProvider, "no answerer is available for ask_user_question")
 }
 
+// MsgCallerNotLive is the CALLER_NOT_LIVE message (CALLER-1).
+const MsgCallerNotLive = "human interaction requires the exact live calling agent when an agent is supplied"
+
 func errCallerNotLive() *wire.Error {
-	return wire.QuestionError(wire.CallerNotLive,
-		"the calling agent is not the live runtime instance of its session; human interaction needs the live root agent")
+	return wire.QuestionError(wire.CallerNotLive, MsgCallerNotLive)
 }
 
 // MsgDelegatedCaller is the DELEGATED_CALLER message (CALLER-2): it tells the child to put
 // the open question into its final result.
-const MsgDelegatedCaller = "Human interaction is unavailable while this agent is owned by another live agent. " +
-	"Put the unresolved question or decision into your final result so that the owning agent can handle it."
+const MsgDelegatedCaller = "human interaction is unavailable while the calling agent is owned by another live agent; " +
+	"include the unresolved question or decision in the child agent's final result"
 
 func errDelegatedCaller() *wire.Error {
 	return wire.QuestionError(wire.DelegatedCaller, MsgDelegatedCaller)

@@ -23,10 +23,11 @@ const DefaultTimeoutSec = 120
 const MaxTimeoutSec = 2147483
 
 // PendingMessage is the instruction inside a pending result (TOOL-7).
+// It is a model-facing literal (docs/PEER.md §10).
 const PendingMessage = "No answer batch arrived before the timeout. This is pending, not a skipped answer. " +
-	"Do not treat this as permission. Continue with useful independent work that does not depend on the answer. " +
-	"The user can still answer: the reply will arrive later as a user message identified as " +
-	"answer_to_pending_question, carrying this callId and the original questions."
+	"Continue useful independent work. The user can still answer; their reply will be a user message " +
+	"identified as answer_to_pending_question with this callId and the original questions. " +
+	"Do not treat this as permission."
 
 // ToolConfig configures the tool: Mode legacy (the default, "" too) or timed, and the
 // timed default timeout in seconds (0: DefaultTimeoutSec).
