@@ -19,7 +19,9 @@
 //     probe after every step at t (other events due at t may still come after it: look
 //     a little after an instant rather than at it). A client that omits reconnect never
 //     redials by itself; write-window 0s is write-through, omitted is the host's default.
-//   - Every Reject record is traced back to its step (same time, actor and input text).
+//   - Every Reject record is traced back to its step (same time, actor and input text;
+//     every record of a delivered step input counts, so of two identical steps at one
+//     instant a refusal of the second is the second's).
 //     A refusal the step does not expect (refused:) makes the scenario impossible:
 //     Invalid, at the step's line, like a decoding error. An expected refusal is a check.
 //   - The oracle (Options.Oracle, ReferenceOracle by default) runs on every trace; its

@@ -1,6 +1,9 @@
 package harness
 
-import "github.com/twosettle/twosettle/trace"
+import (
+	"github.com/twosettle/twosettle/engine/wire"
+	"github.com/twosettle/twosettle/trace"
+)
 
 // Refusal is one Reject record of a run traced back to the sim step that delivered
 // the refused input.
@@ -9,34 +12,65 @@ type Refusal struct {
 	Err  string // the refusal's error text
 }
 
-// Refusals traces every Reject record of tr back to its step: the first step not yet
-// matched with the record's time, the same canonical input (Inputs) and the same actor
-// (the host, or the client a user step addresses). Records it cannot trace are left out.
+// Refusals traces every Reject record of tr back to its step.
+//
+// The simulator feeds steps one at a time in order, and each delivered step leaves one
+// record with its input: in (taken), reject (refused) or, for a user action on a crashed
+// client, a drop. So every such record is matched, in trace order, with the first step not
+// yet matched with the same time, the same canonical input (Inputs) and the same actor (the
+// host, or the client a user step addresses): of two identical steps at one instant, a
+// refusal of the second is the second's, not the first's. The command the model actor
+// sends by itself (the automatic step end, right after its note) is no step and matches
+// none. Reject records it cannot trace are left out.
 func (p *Plan) Refusals(tr *trace.Trace) []Refusal {
 	var out []Refusal
 	used := make([]bool, len(p.Sim.Steps))
+	auto := false // the previous record is the model actor's automatic step end
 	for _, rec := range tr.Records {
-		if rec.Kind != trace.Reject {
+		wasAuto := auto
+		auto = rec.Actor == trace.ActorModel && rec.Kind == trace.Note
+		var input trace.Payload
+		actor, rejected, errText := rec.Actor, false, ""
+		switch rec.Kind {
+		case trace.In:
+			input = rec.Payload
+		case trace.Reject:
+			rj, ok := rec.Payload.(trace.Rejected)
+			if !ok || rj.Input == nil {
+				continue
+			}
+			input, rejected, errText = rj.Input, true, rj.Err
+		case trace.Drop:
+			d, ok := rec.Payload.(trace.Dropped)
+			if !ok || d.Why != trace.WhyCrashed {
+				continue
+			}
+			if _, user := d.What.(wire.User); !user {
+				continue
+			}
+			input, actor = d.What, d.To
+		default:
 			continue
 		}
-		rj, ok := rec.Payload.(trace.Rejected)
-		if !ok || rj.Input == nil {
+		if input == nil || (wasAuto && actor == trace.ActorHost) {
 			continue
 		}
-		in := rj.Input.String()
+		in := input.String()
 		for i, st := range p.Sim.Steps {
 			if used[i] || st.At.Ms() != rec.Time || p.Inputs[i] != in {
 				continue
 			}
-			actor := trace.ActorHost
+			stepActor := trace.ActorHost
 			if st.User != nil {
-				actor = st.Client
+				stepActor = st.Client
 			}
-			if actor != rec.Actor {
+			if stepActor != actor {
 				continue
 			}
 			used[i] = true
-			out = append(out, Refusal{Step: i, Err: rj.Err})
+			if rejected {
+				out = append(out, Refusal{Step: i, Err: errText})
+			}
 			break
 		}
 	}
