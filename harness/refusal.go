@@ -1,9 +1,6 @@
 package harness
 
-import (
-	"github.com/twosettle/twosettle/engine/wire"
-	"github.com/twosettle/twosettle/trace"
-)
+import "github.com/twosettle/twosettle/trace"
 
 // Refusal is one Reject record of a run traced back to the sim step that delivered
 // the refused input.
@@ -30,7 +27,7 @@ func (p *Plan) Refusals(tr *trace.Trace) []Refusal {
 		wasAuto := auto
 		auto = rec.Actor == trace.ActorModel && rec.Kind == trace.Note
 		var input trace.Payload
-		actor, rejected, errText := rec.Actor, false, ""
+		actor, rejected, errText, userOnly := rec.Actor, false, "", false
 		switch rec.Kind {
 		case trace.In:
 			input = rec.Payload
@@ -45,10 +42,7 @@ func (p *Plan) Refusals(tr *trace.Trace) []Refusal {
 			if !ok || d.Why != trace.WhyCrashed {
 				continue
 			}
-			if _, user := d.What.(wire.User); !user {
-				continue
-			}
-			input, actor = d.What, d.To
+			input, actor, userOnly = d.What, d.To, true
 		default:
 			continue
 		}
@@ -57,7 +51,7 @@ func (p *Plan) Refusals(tr *trace.Trace) []Refusal {
 		}
 		in := input.String()
 		for i, st := range p.Sim.Steps {
-			if used[i] || st.At.Ms() != rec.Time || p.Inputs[i] != in {
+			if used[i] || st.At.Ms() != rec.Time || p.Inputs[i] != in || (userOnly && st.User == nil) {
 				continue
 			}
 			stepActor := trace.ActorHost
