@@ -43,6 +43,10 @@
 //     from the same configuration), and time.go turns the scenario's durations into
 //     wire.Time and wire.Duration.
 //
+// CheckExpectations is the expectation checker on its own, for a trace any host and
+// clients produced (Run calls the same code); WriteRunFile and ReadRunFile keep a run as a
+// run file (twosettle-run/1, docs/PROTOCOL.md "Run files") to check it later.
+//
 // For generated scenarios (the fuzzer, the shrinker) RunScenario runs a
 // scenarios.Scenario value directly; scenarios.Encode writes it as the same YAML.
 //

@@ -12,12 +12,16 @@
 //	simrun timeline FILE [--seed N] [--mutant NAME] -o FILE.html   (-o - for stdout)
 //	simrun mutants [--only NAME,...] [--seeds N] [--budget D] [--out DIR] [--json]
 //	simrun coverage [--json]
+//	simrun record FILE [--host 'CMD ARGS'] [--seed N] [--mutant NAME] -o RUNFILE   (-o - for stdout)
+//	simrun expect [--any-refusal-text] SCENARIO.yaml RUNFILE
 //
 // Exit codes: 0 all good, 1 a scenario, expectation, golden or oracle check failed, 2 bad
 // usage or invalid input (with file:line:col where there is one). shrink exits 0 when it
 // wrote the shrunk case and 2 for a scenario that passes the oracle (nothing to shrink).
 // timeline writes the page of a failing run too, then exits 1 (package timeline draws it
-// from the trace and the verdict only).
+// from the trace and the verdict only); record likewise writes the run file of a failing
+// run. expect exits 1 when an expectation does not hold against the run file, 2 for a
+// scenario or run file it cannot read (file:line:col) or a run of another scenario.
 //
 // The commands are thin: flag parsing, files and exit codes over package harness, which
 // the tests call too. Another command registers itself in commands (from its own file).
