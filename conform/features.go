@@ -36,6 +36,8 @@ func Needs(cfg *sim.Config, hc wire.HostConfig) []string {
 			set[FeatureDirect] = true
 		case wire.FailInboxWrite:
 			set[FeatureInboxFaults] = true
+		case wire.AppendEvent:
+			set[FeatureAppendEvent] = true
 		case wire.Send:
 			if c.Source.Kind != "" {
 				set[FeatureSource] = true

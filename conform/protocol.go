@@ -43,12 +43,13 @@ const (
 	FeatureSource        = "source"        // send with a source (a message from another producer)
 	FeatureSleep         = "sleep"         // the sleep tool ({"ms":N} takes virtual time)
 	FeatureWriteWindow   = "write-window"  // honours a configured write-behind window (else write-through)
+	FeatureAppendEvent   = "append-event"  // append-event: a Session event written by hand
 )
 
 // KnownFeatures lists every feature of this protocol version, sorted.
 func KnownFeatures() []string {
 	fs := []string{FeaturePTC, FeatureRestart, FeatureCrashCut, FeatureFork, FeatureDirect,
-		FeatureIntrospection, FeatureInboxFaults, FeatureSource, FeatureSleep, FeatureWriteWindow}
+		FeatureIntrospection, FeatureInboxFaults, FeatureSource, FeatureSleep, FeatureWriteWindow, FeatureAppendEvent}
 	sort.Strings(fs)
 	return fs
 }

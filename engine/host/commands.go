@@ -90,6 +90,11 @@ func (h *Host) do(now int64, cmd wire.Command) error {
 		return h.restart(now, c.CutAfter)
 	case wire.FailInboxWrite:
 		return h.rt.FailNextInboxWrite(c.Session)
+	case wire.AppendEvent:
+		if c.Event.Seq != 0 || c.Event.Time != 0 {
+			return fmt.Errorf("host: append-event on %s: seq and time are the host's (write 0), not %d and %d", c.Session, c.Event.Seq, c.Event.Time)
+		}
+		return h.rt.Record(c.Session, c.Event.Data)
 	}
 	return fmt.Errorf("host: unknown command %T", cmd)
 }

@@ -28,6 +28,7 @@ import (
 //	{"kind":"tick"}
 //	{"kind":"restart","cutAfter":N}
 //	{"kind":"fail-inbox-write","session":S}
+//	{"kind":"append-event","session":S,"event":<event>}   the event's neutral form (event.schema.json), seq and time 0
 //
 // An outcome O is {"kind":"next"}, {"kind":"result","value"?:P} or
 // {"kind":"rejected","error":E}; an error E is {"name":S,"code"?:S,"message":S}.
@@ -36,7 +37,7 @@ import (
 var commandKinds = []string{
 	"open-session", "close-session", "send", "header", "tool-call", "end-step", "cancel-turn",
 	"direct", "connect", "disconnect", "event-result", "stream-open", "stream-cancel", "call",
-	"tick", "restart", "fail-inbox-write",
+	"tick", "restart", "fail-inbox-write", "append-event",
 }
 
 // AppendCommandJSON appends the JSON form of c.
@@ -171,6 +172,13 @@ func appendCommand(b []byte, c Command) ([]byte, error) {
 		b = strconv.AppendInt(b, int64(c.CutAfter), 10)
 	case FailInboxWrite:
 		b = appendSessionOnly(b, "fail-inbox-write", c.Session)
+	case AppendEvent:
+		b = appendSessionOnly(b, "append-event", c.Session)
+		b = append(b, `,"event":`...)
+		var err error
+		if b, err = appendEvent(b, c.Event); err != nil {
+			return b, within("event", err)
+		}
 	case nil:
 		return b, &encodeError{"", "no command"}
 	default:
@@ -301,6 +309,13 @@ func decodeCommand(o *object) Command {
 		return Restart{CutAfter: o.int("cutAfter")}
 	case "fail-inbox-write":
 		return FailInboxWrite{Session: o.str("session")}
+	case "append-event":
+		c := AppendEvent{Session: o.str("session")}
+		if eo := o.obj("event"); eo != nil {
+			c.Event = decodeEvent(eo)
+			o.close(eo)
+		}
+		return c
 	}
 	o.unknown("kind", "unknown command kind "+strconv.Quote(kind))
 	return nil

@@ -44,7 +44,7 @@ func TestProtocolSchemasMatchTheCodec(t *testing.T) {
 	eventRef := map[string]any{"$ref": "event.schema.json"}
 	eventList := map[string]any{"type": "array", "items": eventRef}
 	files := map[string]map[string]any{
-		"command.schema.json": discriminated("command", "A HostPort command: the command of an apply request.", "kind", cmds, nil),
+		"command.schema.json": discriminated("command", "A HostPort command: the command of an apply request.", "kind", cmds, map[string]any{"event": eventRef}),
 		"effect.schema.json": discriminated("effect", "One effect of an applied reply, in order.", "kind", effs,
 			map[string]any{"frame": map[string]any{"$ref": "frame.schema.json"}, "event": eventRef}),
 		"frame.schema.json":       discriminated("frame", "A frame a host sends a client (inside a send-frame effect).", "kind", frames, map[string]any{"events": eventList}),

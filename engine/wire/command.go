@@ -162,6 +162,19 @@ type Restart struct{ CutAfter int }
 // feature a host declares: one that cannot inject storage faults refuses the command.
 type FailInboxWrite struct{ Session string }
 
+// AppendEvent appends an event to the Session's log by hand, as if the Session's own
+// runtime had recorded it: a recorded tool result or PTC dispatch text the tool never
+// produced (a malformed one included), a turn end between a reply's claim and its
+// admission, noise on another Session. The host appends Event's data at the end of the log
+// at the command's time (the appended effect reports its seq and time; Event.Seq and
+// Event.Time must be 0) and reports it to everything that observes the log (the questions
+// projection, the reservations), but its live runtime state (turns, steps, inbox, running
+// calls) does not change. It is a protocol feature a host declares (append-event).
+type AppendEvent struct {
+	Session string
+	Event   session.Event
+}
+
 func (OpenSession) command()    {}
 func (CloseSession) command()   {}
 func (Send) command()           {}
@@ -179,6 +192,7 @@ func (Call) command()           {}
 func (Tick) command()           {}
 func (Restart) command()        {}
 func (FailInboxWrite) command() {}
+func (AppendEvent) command()    {}
 
 func (c OpenSession) String() string {
 	s := "open-session " + c.Session
@@ -238,6 +252,12 @@ func (c Call) String() string {
 }
 func (Tick) String() string             { return "tick" }
 func (c FailInboxWrite) String() string { return "fail-inbox-write " + c.Session }
+func (c AppendEvent) String() string {
+	if c.Event.Data == nil {
+		return "append-event " + c.Session
+	}
+	return "append-event " + c.Session + " " + c.Event.Data.String()
+}
 func (c Restart) String() string {
 	if c.CutAfter < 0 {
 		return "restart"
