@@ -2,8 +2,10 @@ package harness
 
 import (
 	"encoding/json"
+	"errors"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/twosettle/twosettle/engine/client"
 	"github.com/twosettle/twosettle/engine/session"
@@ -151,6 +153,9 @@ func Compile(s *scenarios.Scenario, seed uint64) *Plan {
 				out.Host = wire.CloseSession{Session: h.Session}
 			case scenarios.HostFailInboxWrite:
 				out.Fault = &sim.Fault{Kind: sim.FaultInboxWrite, Session: h.Session}
+			case scenarios.HostAppend:
+				c, _ := appendEvent(h) // a malformed event was reported by CheckEvents
+				out.Host = c
 			}
 			if out.Host != nil {
 				input = out.Host.String()
@@ -440,4 +445,46 @@ func serviceCommand(session, id string, c *scenarios.ServiceCall) wire.Command {
 	}
 	d.Body = append(b, '}')
 	return d
+}
+
+// appendEvent is the command of a host append step: its event in the protocol's form
+// with seq and time 0 (the host's).
+func appendEvent(h *scenarios.HostAction) (wire.AppendEvent, error) {
+	c := wire.AppendEvent{Session: h.Session}
+	raw := strings.TrimSpace(h.Event)
+	if !strings.HasPrefix(raw, "{") {
+		return c, errors.New("event must be a JSON object")
+	}
+	body := strings.TrimSpace(raw[1:])
+	sep := ","
+	if strings.HasPrefix(body, "}") {
+		sep = ""
+	}
+	e, err := wire.DecodeEvent([]byte(`{"seq":0,"time":0` + sep + body))
+	if err != nil {
+		return c, err
+	}
+	c.Event = e
+	return c, nil
+}
+
+// CheckEvents checks the event of every host append step against the protocol's event
+// form (docs/protocol/event.schema.json, the codec's rules): what the scenario decoder,
+// which knows no protocol, leaves to the run. Each problem is at its step's line.
+func CheckEvents(s *scenarios.Scenario) error {
+	var bad scenarios.Errors
+	for i := range s.Steps {
+		st := &s.Steps[i]
+		if st.Host == nil || st.Host.Kind != scenarios.HostAppend {
+			continue
+		}
+		if _, err := appendEvent(st.Host); err != nil {
+			bad = append(bad, &scenarios.Error{Pos: st.Pos, Msg: "the appended event is not a Session event: " + err.Error(),
+				Hint: "write the event as docs/protocol/event.schema.json gives it, without seq and time"})
+		}
+	}
+	if len(bad) > 0 {
+		return bad
+	}
+	return nil
 }

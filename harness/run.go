@@ -148,6 +148,10 @@ func Run(e Entry, opts Options) *Result {
 // generator or shrinker calls with scenarios it made.
 func RunScenario(r *Result, s *scenarios.Scenario, opts Options) {
 	r.Scenario = s
+	if err := CheckEvents(s); err != nil {
+		r.Invalid = err
+		return
+	}
 	plan := Compile(s, opts.Seed)
 	r.Seed = plan.Seed
 	hosts := opts.Host

@@ -123,6 +123,9 @@ type applyCtx struct {
 	// a wait due at the command's instant expires first, with its cancels and stream ends
 	discClient string
 	discAt     int
+
+	// an AppendEvent Apply: its event was appended (the scenario's, not the host's own)
+	scripted bool
 }
 
 type replyInsert struct {
@@ -433,6 +436,13 @@ func (c *Checker) appended(i int, x wire.Appended) {
 		}
 	}
 	e.Seq = len(s.log) // keep the mirror consistent after a reported gap
+	// The event an AppendEvent command wrote is the scenario's, not the host's (the
+	// record-level checks above still hold for it: seq and time are the host's).
+	if a, ok := c.ap.cmd.(wire.AppendEvent); ok && c.ap.on && !c.ap.scripted && a.Session == s.id && dataEqual(a.Event.Data, e.Data) {
+		c.ap.scripted = true
+		c.scriptedEvent(s, e, i)
+		return
+	}
 	c.appendEvent(s, e, i, true)
 }
 

@@ -19,6 +19,10 @@
 //     extra checks in the WAIT invariants), the volatile host state (INV-LIVE-NO-LEAK), the
 //     reference projection (INV-PROJ-REFOLD, INV-LATE-ONLY-CONTINUED, INV-LATE-ANSWERABLE),
 //     client records (INV-CLIENT-*). Without the feature those checks do not apply.
+//   - An event a scenario wrote by hand (the Appended effect of a wire.AppendEvent
+//     command) is the scenario's, not the host's: it enters the log mirror, the reference
+//     fold and the inbox model (a turn/end releases the replies claimed in its turn), but
+//     no invariant is checked on it and the turn/step/call model is left as it was.
 //   - A crash cut inside an Apply (Restart{CutAfter: k} as the next host In) voids that
 //     Apply's effects after the first k, if the trace recorded them.
 //   - Fast: one pass, small maps, JSON decoded only for the few values that need it (tool

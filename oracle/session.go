@@ -179,6 +179,33 @@ func (c *Checker) appendEvent(s *sessModel, e session.Event, rec int, check bool
 	}
 }
 
+// scriptedEvent mirrors an event a scenario wrote by hand (wire.AppendEvent): the host's
+// runtime did not write it and its live state (turns, steps, calls) did not change, so it
+// enters the log mirror, the reference fold and the inbox model, and a turn/end releases
+// the replies claimed in its turn as the host's reservations do (LATE-7), but the
+// structure model (nesting, calls, waits) is left as the host's own events made it and
+// no invariant is checked on the event itself.
+func (c *Checker) scriptedEvent(s *sessModel, e session.Event, rec int) {
+	s.log = append(s.log, e)
+	s.logRec = append(s.logRec, rec)
+	if s.fold != nil {
+		s.fold.apply(e)
+	}
+	switch d := e.Data.(type) {
+	case session.RequestHeader:
+		s.timed = c.timedHeader(d.Tools)
+	case session.TurnEnd:
+		for _, r := range s.replies {
+			if r.state == replyClaimed && (!r.claimedOpen || r.claimedTurn == d.Turn) {
+				r.state, r.endRec = replyReleased, rec
+			}
+		}
+	}
+	if e.Seq >= s.inherited {
+		c.inbox(s, e, rec, false)
+	}
+}
+
 func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) {
 	fail := func(inv int, msg string, wit ...int) {
 		if check {

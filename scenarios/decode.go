@@ -316,6 +316,32 @@ func (d *dec) rawJSON(n *yaml.Node, what string) (string, bool) {
 	return s, ok
 }
 
+// eventJSON reads append's event: a raw JSON object with a type and without seq and
+// time (the host's). Its fields are checked against the protocol's event form when the
+// scenario runs (the codec's rules, at this step's line).
+func (d *dec) eventJSON(n *yaml.Node) (string, bool) {
+	s, ok := d.rawJSON(n, "event")
+	if !ok {
+		return "", false
+	}
+	var o map[string]json.RawMessage
+	if json.Unmarshal([]byte(s), &o) != nil {
+		d.fail(n, `write one JSON object: '{"type":"turn/end","turn":1,"reason":{"kind":"completed"}}'`, "event must be a JSON object")
+		return "", false
+	}
+	if _, ok := o["type"]; !ok {
+		d.fail(n, "name the event type: \"type\":\"tool/result\"", "event has no type")
+		return "", false
+	}
+	for _, k := range []string{"seq", "time"} {
+		if _, ok := o[k]; ok {
+			d.fail(n, "leave "+k+" out: the host appends the event at the end of the log at the step's time", "event gives %s, which is the host's", k)
+			return "", false
+		}
+	}
+	return s, true
+}
+
 func (d *dec) enum(n *yaml.Node, what string, values []string) (string, bool) {
 	s, ok := d.text(n, what)
 	if !ok {
@@ -1132,6 +1158,14 @@ func (d *dec) host(n *yaml.Node) (*HostAction, bool) {
 		h.Kind = HostFailInboxWrite
 		h.Session, k = d.ident(f[HostFailInboxWrite], HostFailInboxWrite)
 		ok = ok && k
+	case hostAppendObject:
+		h.Kind = HostAppend
+		h.Session, k = d.ident(f[HostAppend], HostAppend)
+		ok = ok && k
+		if v := f["event"]; v != nil {
+			h.Event, k = d.eventJSON(v)
+			ok = ok && k
+		}
 	}
 	return h, ok
 }

@@ -127,6 +127,12 @@ func TestDecodeReportsBadInput(t *testing.T) {
 		{"questions not a list", base + "steps:\n  - {at: 0s, model: {call: c1, ask: {id: q}}}\n", "7:37", "ask must be a list of questions", "[] for an empty batch"},
 		{"question without text", base + "steps:\n  - {at: 0s, model: {call: c1, ask: [{id: q}]}}\n", "7:38", "a question needs question:", ""},
 		{"unknown question key", base + "steps:\n  - {at: 0s, model: {call: c1, ask: [{id: q, question: x, multiselect: true}]}}\n", "7:59", `unknown key "multiselect"`, "multi"},
+		{"append event not JSON", base + "steps:\n  - {at: 0s, host: {append: s1, event: '{\"type\":'}}\n", "7:40", "event is not valid JSON", "quotes and brackets"},
+		{"append event not an object", base + "steps:\n  - {at: 0s, host: {append: s1, event: '[1]'}}\n", "7:40", "event must be a JSON object", "one JSON object"},
+		{"append event without type", base + "steps:\n  - {at: 0s, host: {append: s1, event: '{\"turn\":1}'}}\n", "7:40", "event has no type", "name the event type"},
+		{"append event with seq", base + "steps:\n  - {at: 0s, host: {append: s1, event: '{\"type\":\"turn/start\",\"seq\":3,\"turn\":1}'}}\n", "7:40", "event gives seq, which is the host's", "leave seq out"},
+		{"append without event", base + "steps:\n  - {at: 0s, host: {append: s1}}\n", "7:20", "needs event:", ""},
+		{"append unknown session", base + "steps:\n  - {at: 0s, host: {append: s9, event: '{\"type\":\"turn/start\",\"turn\":1}'}}\n", "7:5", `unknown Session "s9"`, "open it first"},
 		{"model timeout with unit", base + "steps:\n  - {at: 0s, model: {call: c1, ask: [], timeout: 5s}}\n", "7:50", "timeout must be a JSON number", "write timeout: 5"},
 		{"detail in a model ask", base + "steps:\n  - {at: 0s, model: {call: c1, ask: [{id: q, question: x, detail: d}]}}\n", "7:5", "detail and plan-review are for service asks", ""},
 		{"ask_user_question as a tool", base + "steps:\n  - {at: 0s, model: {call: c1, tool: ask_user_question}}\n", "7:38", "has its own action", "ask: [questions]"},
@@ -226,6 +232,7 @@ steps:
   - {at: 0s, host: {crash: after-effect, effects: 2}}
   - {at: 0s, host: {open: s3, fork: s1, through: 4}}
   - {at: 0s, host: {close: s3}}
+  - {at: 0s, host: {append: child, event: '{"type":"turn/end","turn":1,"reason":{"kind":"completed"}}'}}
   - {at: 0s, service: {ask: [{id: p, question: "Plan?", detail: d, options: [Approve, No], plan-review: Approve}], agent: stale, wait: w1, timed: true}}
   - {at: 0s, service: {ask-timed: [], call: w2, timeout: 0s, aborted: true}}
   - {at: 0s, service: {answer: {a: x, b: [y, z], c: [], d: {custom: free}, e: {selected: [u], custom: v}}, call: c1, id: mine}}
@@ -264,6 +271,7 @@ expect:
 		{Host: &HostAction{Kind: HostCrash, Point: "after-effect", Effects: 2}},
 		{Host: &HostAction{Kind: HostOpen, Session: "s3", Fork: "s1", Through: 4}},
 		{Host: &HostAction{Kind: HostClose, Session: "s3"}},
+		{Host: &HostAction{Kind: HostAppend, Session: "child", Event: `{"type":"turn/end","turn":1,"reason":{"kind":"completed"}}`}},
 		{Service: &ServiceCall{Kind: ServiceAsk, Agent: AgentStale, Call: "w1", Timed: true, Questions: []Question{{ID: "p", Question: "Plan?", Detail: "d", Options: []Option{{Label: "Approve"}, {Label: "No"}}, PlanReview: "Approve"}}}},
 		{Service: &ServiceCall{Kind: ServiceAskTimed, Call: "w2", Timeout: &zero, Aborted: true, Questions: []Question{}}},
 		{Service: &ServiceCall{Kind: ServiceAnswer, ID: "mine", Call: "c1", Answers: []AnswerItem{

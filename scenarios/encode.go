@@ -368,6 +368,8 @@ func hostNode(h *HostAction) *yaml.Node {
 		return m.n
 	case HostFailInboxWrite:
 		return flow().add(HostFailInboxWrite, str(h.Session)).n
+	case HostAppend:
+		return flow().add(HostAppend, str(h.Session)).add("event", str(h.Event)).n
 	}
 	return flow().add("close", str(h.Session)).n
 }

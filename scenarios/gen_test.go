@@ -298,7 +298,7 @@ func (g *gen) step(at Duration) Step {
 		}
 		st.Model = m
 	case ActorHost:
-		h := &HostAction{Kind: rapid.SampledFrom([]string{HostRestart, HostCrash, HostOpen, HostClose, HostFailInboxWrite}).Draw(g.t, "host")}
+		h := &HostAction{Kind: rapid.SampledFrom([]string{HostRestart, HostCrash, HostOpen, HostClose, HostFailInboxWrite, HostAppend}).Draw(g.t, "host")}
 		switch h.Kind {
 		case HostCrash:
 			h.Point = rapid.SampledFrom(CrashPoints).Draw(g.t, "point")
@@ -318,6 +318,10 @@ func (g *gen) step(at Duration) Step {
 			g.sessions = append(g.sessions, h.Session)
 		case HostClose, HostFailInboxWrite:
 			h.Session = rapid.SampledFrom(g.sessions).Draw(g.t, "close")
+		case HostAppend:
+			h.Session = rapid.SampledFrom(g.sessions).Draw(g.t, "append")
+			h.Event = rapid.SampledFrom([]string{`{"type":"turn/end","turn":1,"reason":{"kind":"completed"}}`,
+				`{"type":"tool/result","turn":1,"step":1,"callId":"c1","text":"{\"pending\":tru"}`, `{ "type" : "step/start", "turn": 2, "step": 1 }`}).Draw(g.t, "event")
 		}
 		st.Host = h
 	case ActorService:

@@ -250,6 +250,9 @@ const (
 	HostClose   = "close"   // dispose a Session's live agent; its log stays
 	// HostFailInboxWrite: a storage fault, the Session's next inbox write fails (LATE-5).
 	HostFailInboxWrite = "fail-inbox-write"
+	// HostAppend: a Session event written by hand (wire.AppendEvent): the log, the
+	// projection and the reservations see it; the agent's live state does not change.
+	HostAppend = "append"
 )
 
 // Crash points (see sim.Point*). "now" crashes between commands at the step's time.
@@ -269,6 +272,9 @@ type HostAction struct {
 	Owner   string
 	Fork    string
 	Through int
+	// Event is append's event: the JSON object of the protocol's event form
+	// (docs/protocol/event.schema.json) without seq and time, which are the host's.
+	Event string
 }
 
 // Service call kinds: the harness calls the question service directly, not through the

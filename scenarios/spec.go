@@ -178,7 +178,11 @@ var (
 	hostFailInboxWriteObject = &object{Name: "host-fail-inbox-write", Doc: "A storage fault: the Session's next inbox write (a prompt, a steer, a late reply) fails as a persistence write error.", Keys: []key{
 		{"fail-inbox-write", "ident", true, "The Session."},
 	}}
-	hostObjects = []*object{hostCrashObject, hostOpenObject, hostCloseObject, hostFailInboxWriteObject}
+	hostAppendObject = &object{Name: "host-append", Doc: "A Session event written by hand, as if the Session's runtime had recorded it: the log, the questions projection and the reservations see it; the agent's live state does not change.", Keys: []key{
+		{"append", "ident", true, "The Session."},
+		{"event", "raw", true, "The event as the protocol's JSON object (docs/protocol/event.schema.json) without seq and time, which are the host's: '{\"type\":\"tool/result\",\"turn\":1,\"step\":1,\"callId\":\"c1\",\"text\":\"{}\"}'."},
+	}}
+	hostObjects = []*object{hostCrashObject, hostOpenObject, hostCloseObject, hostFailInboxWriteObject, hostAppendObject}
 	hostWords   = []string{HostRestart, HostCrash}
 )
 

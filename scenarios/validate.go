@@ -442,6 +442,11 @@ func (v *validator) host(p Pos, h *HostAction) {
 		v.sessions[h.Session] = true
 	case HostClose, HostFailInboxWrite:
 		v.session(p, h.Session)
+	case HostAppend:
+		v.session(p, h.Session)
+		if h.Event == "" {
+			v.fail(p, `write the event: event: '{"type":"turn/end","turn":1,"reason":{"kind":"completed"}}'`, "append needs an event")
+		}
 	default:
 		v.fail(p, "", "unknown host action %q", h.Kind)
 	}

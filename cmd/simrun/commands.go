@@ -125,7 +125,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	bad := 0
 	for _, e := range entries {
-		if _, err := scenarios.Decode(e.Path, e.Data); err != nil {
+		s, err := scenarios.Decode(e.Path, e.Data)
+		if err == nil {
+			err = harness.CheckEvents(s) // appended events against the protocol's event form
+		}
+		if err != nil {
 			bad++
 			fmt.Fprintln(stdout, err)
 			continue
