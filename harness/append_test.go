@@ -19,3 +19,25 @@ func TestAppendedEventIsCheckedAgainstTheProtocolForm(t *testing.T) {
 		t.Fatalf("%s %v %v", r.Line(), r.Invalid, r.Failures)
 	}
 }
+
+func TestViewQuestionsAreChecked(t *testing.T) {
+	for _, c := range []struct{ expect, fail string }{
+		{`{at: 4s, view: "active=[c1:open] settled=[]", call: c1, questions: [{id: pkg, question: "Which?", options: [npm, bun]}]}`, ""},
+		{`{at: 4s, view: "active=[c1:open] settled=[]", call: c1, questions: [{id: pkg, question: "Which?", options: [npm]}]}`,
+			`view of s1 at 4s: c1 holds the questions [{"id":"pkg","question":"Which?","options":[{"label":"npm"},{"label":"bun"}]}], not [{"id":"pkg","question":"Which?","options":[{"label":"npm"}]}]`},
+		{`{at: 4s, view: "active=[c1:open] settled=[]", call: c9, questions: []}`, `view of s1 at 4s: c9 is not active (active=[c1:open] settled=[])`},
+	} {
+		src := strings.Replace(pendingScenario, "expect:\n", "expect:\n  - "+c.expect+"\n", 1)
+		r := Run(entry(t, src), DefaultOptions())
+		if r.Invalid != nil {
+			t.Fatal(r.Invalid)
+		}
+		var msgs []string
+		for _, f := range r.Failures {
+			msgs = append(msgs, f.Msg)
+		}
+		if c.fail == "" && len(msgs) != 0 || c.fail != "" && (len(msgs) != 1 || msgs[0] != c.fail) {
+			t.Errorf("%s: failures %q", c.expect, msgs)
+		}
+	}
+}

@@ -131,6 +131,9 @@ func (r *Result) check(e *scenarios.Expectation, v view, session string, plan *P
 		if got != e.Subject {
 			r.fail(e, "%s of %s %s is %q, not %q", e.Kind, session, v.when, got, e.Subject)
 		}
+		if e.ViewQuestions != nil {
+			r.checkViewQuestions(e, ss.Questions, session, v.when)
+		}
 	case scenarios.ExpectEvent:
 		if !hasSession {
 			r.fail(e, "event %s: there is no Session %s", v.when, session)

@@ -1585,6 +1585,15 @@ func (d *dec) expectation(n *yaml.Node) (Expectation, bool) {
 			var r string
 			r, k = d.text(v, name)
 			e.Raw = &r
+		case "call":
+			e.ViewCall, k = d.ident(v, name)
+		case "questions":
+			if v.Kind != yaml.SequenceNode {
+				d.fail(v, "write the questions as a list: [{id: pkg, question: Which, options: [npm, bun]}]", "questions must be a list of questions, not %s", kindName(v))
+				k = false
+				break
+			}
+			e.ViewQuestions, _, k = d.questionsOrRaw(v, name, true)
 		}
 		ok = ok && k
 	}

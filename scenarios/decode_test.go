@@ -133,6 +133,8 @@ func TestDecodeReportsBadInput(t *testing.T) {
 		{"append event with seq", base + "steps:\n  - {at: 0s, host: {append: s1, event: '{\"type\":\"turn/start\",\"seq\":3,\"turn\":1}'}}\n", "7:40", "event gives seq, which is the host's", "leave seq out"},
 		{"append without event", base + "steps:\n  - {at: 0s, host: {append: s1}}\n", "7:20", "needs event:", ""},
 		{"append unknown session", base + "steps:\n  - {at: 0s, host: {append: s9, event: '{\"type\":\"turn/start\",\"turn\":1}'}}\n", "7:5", `unknown Session "s9"`, "open it first"},
+		{"view questions without call", base + "expect:\n  - {at: end, view: x, questions: []}\n", "7:5", "a view's questions belong to one call", "together"},
+		{"view questions not a list", base + "expect:\n  - {at: end, view: x, call: c1, questions: pkg}\n", "7:45", "questions must be a list of questions", ""},
 		{"model timeout with unit", base + "steps:\n  - {at: 0s, model: {call: c1, ask: [], timeout: 5s}}\n", "7:50", "timeout must be a JSON number", "write timeout: 5"},
 		{"detail in a model ask", base + "steps:\n  - {at: 0s, model: {call: c1, ask: [{id: q, question: x, detail: d}]}}\n", "7:5", "detail and plan-review are for service asks", ""},
 		{"ask_user_question as a tool", base + "steps:\n  - {at: 0s, model: {call: c1, tool: ask_user_question}}\n", "7:38", "has its own action", "ask: [questions]"},

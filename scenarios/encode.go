@@ -593,6 +593,10 @@ func expectNode(e *Expectation) *yaml.Node {
 	if e.Raw != nil {
 		m.add("raw", str(*e.Raw))
 	}
+	if e.ViewQuestions != nil {
+		m.add("call", str(e.ViewCall))
+		m.add("questions", questionsNode(e.ViewQuestions))
+	}
 	if e.None {
 		m.add("none", boolNode(true))
 	}

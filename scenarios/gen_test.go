@@ -521,6 +521,9 @@ func (g *gen) expectation(limit Duration) (Expectation, bool) {
 	case ExpectView:
 		e.Subject = "active=[c1:continued] settled=[]"
 		sess()
+		if maybe("questions?") {
+			e.ViewCall, e.ViewQuestions = "c1", g.questions(false)
+		}
 	case ExpectInbox:
 		e.Subject = "next-step=[] next-turn=[]"
 		sess()

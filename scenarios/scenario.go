@@ -466,6 +466,10 @@ type Expectation struct {
 	// Node raw text.
 	Raw *string
 
+	// View: the questions of one active call (ViewQuestions nil: not asserted).
+	ViewCall      string
+	ViewQuestions []Question
+
 	// Link.
 	Connected *bool
 	Gen       *int

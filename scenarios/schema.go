@@ -165,6 +165,8 @@ func typeSchema(t string) jobj {
 		return ref("faults")
 	case "#model", "#host", "#service", "#net", "#inject":
 		return ref(t[1:])
+	case "#questions":
+		return jobj{{"type", "array"}, {"items", ref("question")}}
 	case "#questions-or-raw":
 		return jobj{{"anyOf", []any{jobj{{"type", "string"}, {"minLength", 1}}, jobj{{"type", "array"}, {"items", ref("question")}}}}}
 	case "#calls-or-raw":

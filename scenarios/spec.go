@@ -343,6 +343,8 @@ var expectKinds = []*object{
 	{Name: ExpectView, Doc: "The userQuestions projection, in its canonical text.", Keys: []key{
 		{ExpectView, "text", true, "e.g. active=[c1:continued] settled=[]"},
 		{"session", "ident", false, "The Session (default: the first)."},
+		{"call", "ident", false, "An active call of the view whose questions are checked (with questions:)."},
+		{"questions", "#questions", false, "The questions that call's active entry holds, exactly, in order (id, question, header, options, multi)."},
 	}},
 	{Name: ExpectInbox, Doc: "The Session's inbox, in its canonical text.", Keys: []key{
 		{ExpectInbox, "text", true, "e.g. next-step=[] next-turn=[]"},

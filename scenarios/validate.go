@@ -636,6 +636,9 @@ func (v *validator) expectation(e *Expectation) {
 			v.fail(p, "write the text to look for", "an empty %s", e.Kind)
 		}
 	}
+	if (e.ViewCall == "") != (e.ViewQuestions == nil) {
+		v.fail(p, "write call: and questions: together", "a view's questions belong to one call")
+	}
 	if e.Countdown != "" {
 		if _, err := ParseCountdown(e.Countdown); err != nil {
 			v.fail(p, "write the remaining time and running or paused, like 3s running, or none", "countdown %q is not a countdown", e.Countdown)
