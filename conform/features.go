@@ -36,7 +36,7 @@ func Needs(cfg *sim.Config, hc wire.HostConfig) []string {
 			set[FeatureDirect] = true
 		case wire.FailInboxWrite:
 			set[FeatureInboxFaults] = true
-		case wire.AppendEvent:
+		case wire.AppendEvent, wire.ClaimReply:
 			set[FeatureAppendEvent] = true
 		case wire.Send:
 			if c.Source.Kind != "" {

@@ -43,7 +43,7 @@ const (
 	FeatureSource        = "source"        // send with a source (a message from another producer)
 	FeatureSleep         = "sleep"         // the sleep tool ({"ms":N} takes virtual time)
 	FeatureWriteWindow   = "write-window"  // honours a configured write-behind window (else write-through)
-	FeatureAppendEvent   = "append-event"  // append-event: a Session event written by hand
+	FeatureAppendEvent   = "append-event"  // append-event and claim-reply: a Session's history and notifications written by hand
 )
 
 // KnownFeatures lists every feature of this protocol version, sorted.

@@ -153,6 +153,8 @@ func Compile(s *scenarios.Scenario, seed uint64) *Plan {
 				out.Host = wire.CloseSession{Session: h.Session}
 			case scenarios.HostFailInboxWrite:
 				out.Fault = &sim.Fault{Kind: sim.FaultInboxWrite, Session: h.Session}
+			case scenarios.HostClaimReply:
+				out.Host = wire.ClaimReply{Session: h.Session, CallID: h.Call, Turn: h.Turn}
 			case scenarios.HostAppend:
 				c, _ := appendEvent(h) // a malformed event was reported by CheckEvents
 				out.Host = c

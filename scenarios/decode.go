@@ -1158,6 +1158,20 @@ func (d *dec) host(n *yaml.Node) (*HostAction, bool) {
 		h.Kind = HostFailInboxWrite
 		h.Session, k = d.ident(f[HostFailInboxWrite], HostFailInboxWrite)
 		ok = ok && k
+	case hostClaimReplyObject:
+		h.Kind = HostClaimReply
+		h.Session, k = d.ident(f[HostClaimReply], HostClaimReply)
+		ok = ok && k
+		if v := f["call"]; v != nil {
+			h.Call, k = d.ident(v, "call")
+			ok = ok && k
+		}
+		if v := f["turn"]; v != nil {
+			var t int64
+			t, k = d.integer(v, "turn")
+			h.Turn = int(t)
+			ok = ok && k
+		}
 	case hostAppendObject:
 		h.Kind = HostAppend
 		h.Session, k = d.ident(f[HostAppend], HostAppend)

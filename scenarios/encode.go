@@ -370,6 +370,8 @@ func hostNode(h *HostAction) *yaml.Node {
 		return flow().add(HostFailInboxWrite, str(h.Session)).n
 	case HostAppend:
 		return flow().add(HostAppend, str(h.Session)).add("event", str(h.Event)).n
+	case HostClaimReply:
+		return flow().add(HostClaimReply, str(h.Session)).add("call", str(h.Call)).add("turn", intNode(int64(h.Turn))).n
 	}
 	return flow().add("close", str(h.Session)).n
 }

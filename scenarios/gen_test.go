@@ -298,7 +298,7 @@ func (g *gen) step(at Duration) Step {
 		}
 		st.Model = m
 	case ActorHost:
-		h := &HostAction{Kind: rapid.SampledFrom([]string{HostRestart, HostCrash, HostOpen, HostClose, HostFailInboxWrite, HostAppend}).Draw(g.t, "host")}
+		h := &HostAction{Kind: rapid.SampledFrom([]string{HostRestart, HostCrash, HostOpen, HostClose, HostFailInboxWrite, HostAppend, HostClaimReply}).Draw(g.t, "host")}
 		switch h.Kind {
 		case HostCrash:
 			h.Point = rapid.SampledFrom(CrashPoints).Draw(g.t, "point")
@@ -318,6 +318,9 @@ func (g *gen) step(at Duration) Step {
 			g.sessions = append(g.sessions, h.Session)
 		case HostClose, HostFailInboxWrite:
 			h.Session = rapid.SampledFrom(g.sessions).Draw(g.t, "close")
+		case HostClaimReply:
+			h.Session = rapid.SampledFrom(g.sessions).Draw(g.t, "claim-reply")
+			h.Call, h.Turn = rapid.SampledFrom([]string{"c1", "c2:ptc:1"}).Draw(g.t, "claimed call"), rapid.IntRange(1, 5).Draw(g.t, "turn")
 		case HostAppend:
 			h.Session = rapid.SampledFrom(g.sessions).Draw(g.t, "append")
 			h.Event = rapid.SampledFrom([]string{`{"type":"turn/end","turn":1,"reason":{"kind":"completed"}}`,

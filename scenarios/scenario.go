@@ -253,6 +253,9 @@ const (
 	// HostAppend: a Session event written by hand (wire.AppendEvent): the log, the
 	// projection and the reservations see it; the agent's live state does not change.
 	HostAppend = "append"
+	// HostClaimReply: the service is told the reply queued for Call was claimed into
+	// Turn (wire.ClaimReply), without the claim itself.
+	HostClaimReply = "claim-reply"
 )
 
 // Crash points (see sim.Point*). "now" crashes between commands at the step's time.
@@ -275,6 +278,9 @@ type HostAction struct {
 	// Event is append's event: the JSON object of the protocol's event form
 	// (docs/protocol/event.schema.json) without seq and time, which are the host's.
 	Event string
+	// ClaimReply: the call whose queued reply is claimed, and the turn.
+	Call string
+	Turn int
 }
 
 // Service call kinds: the harness calls the question service directly, not through the

@@ -182,7 +182,12 @@ var (
 		{"append", "ident", true, "The Session."},
 		{"event", "raw", true, "The event as the protocol's JSON object (docs/protocol/event.schema.json) without seq and time, which are the host's: '{\"type\":\"tool/result\",\"turn\":1,\"step\":1,\"callId\":\"c1\",\"text\":\"{}\"}'."},
 	}}
-	hostObjects = []*object{hostCrashObject, hostOpenObject, hostCloseObject, hostFailInboxWriteObject, hostAppendObject}
+	hostClaimReplyObject = &object{Name: "host-claim-reply", Doc: "The question service is told that the reply queued for a call was claimed into a turn (the runtime's claimed notification, by hand): the inbox keeps the message and the log is unchanged.", Keys: []key{
+		{"claim-reply", "ident", true, "The Session."},
+		{"call", "ident", true, "The call whose queued late reply is claimed."},
+		{"turn", "uint", true, "The turn it is claimed into."},
+	}}
+	hostObjects = []*object{hostCrashObject, hostOpenObject, hostCloseObject, hostFailInboxWriteObject, hostAppendObject, hostClaimReplyObject}
 	hostWords   = []string{HostRestart, HostCrash}
 )
 

@@ -442,6 +442,14 @@ func (v *validator) host(p Pos, h *HostAction) {
 		v.sessions[h.Session] = true
 	case HostClose, HostFailInboxWrite:
 		v.session(p, h.Session)
+	case HostClaimReply:
+		v.session(p, h.Session)
+		if h.Call == "" {
+			v.fail(p, "write call: c1", "claim-reply needs the call whose reply is claimed")
+		}
+		if h.Turn < 1 {
+			v.fail(p, "write turn: 1 or later", "claim-reply needs a turn from 1")
+		}
 	case HostAppend:
 		v.session(p, h.Session)
 		if h.Event == "" {

@@ -68,3 +68,39 @@ func TestAppendEvent(t *testing.T) {
 		}
 	})
 }
+
+func TestClaimReply(t *testing.T) {
+	t.Run("LATE-6 LATE-7 a reply claimed by hand into a turn is released by that turn's end only", func(t *testing.T) {
+		r := timedRun(t, Config{})
+		r.do(10, ask("c1", "1"))
+		r.do(1010, wire.Tick{})
+		r.do(2000, wire.Direct{ID: "d", Op: wire.OpAnswer, Session: "s1", Agent: wire.AgentLive, Body: []byte(`{"callId":"c1","answer":{"answers":[{"id":"a","selected":["x"]}]}}`)})
+		claimed := func() int {
+			for _, x := range r.h.State().Reservations {
+				if x.Session == "s1" && x.CallID == "c1" {
+					return x.ClaimedTurn
+				}
+			}
+			return -2
+		}
+		if got := claimed(); got != -1 {
+			t.Fatalf("reservation before the claim: %d", got)
+		}
+		n := len(r.session("s1").Log)
+		r.do(2100, wire.ClaimReply{Session: "s1", CallID: "c1", Turn: 7})
+		if got := claimed(); got != 7 || len(r.session("s1").Log) != n {
+			t.Fatalf("after the claim: claimed-turn %d, log %d events (was %d)", got, len(r.session("s1").Log), n)
+		}
+		r.do(2200, wire.AppendEvent{Session: "s1", Event: session.Event{Data: session.TurnEnd{Turn: 6, Reason: session.TurnEndReason{Kind: session.EndCompleted}}}})
+		if got := claimed(); got != 7 {
+			t.Fatalf("another turn's end released it: %d", got)
+		}
+		r.do(2300, wire.AppendEvent{Session: "s1", Event: session.Event{Data: session.TurnEnd{Turn: 7, Reason: session.TurnEndReason{Kind: session.EndCompleted}}}})
+		if got := claimed(); got != -2 {
+			t.Fatalf("its turn's end kept it: %d", got)
+		}
+		if _, err := r.try(2400, wire.ClaimReply{Session: "s1", CallID: "c9", Turn: 1}); err == nil {
+			t.Fatal("a claim of no queued reply was accepted")
+		}
+	})
+}

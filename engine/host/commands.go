@@ -90,6 +90,8 @@ func (h *Host) do(now int64, cmd wire.Command) error {
 		return h.restart(now, c.CutAfter)
 	case wire.FailInboxWrite:
 		return h.rt.FailNextInboxWrite(c.Session)
+	case wire.ClaimReply:
+		return h.claimReply(c)
 	case wire.AppendEvent:
 		if c.Event.Seq != 0 || c.Event.Time != 0 {
 			return fmt.Errorf("host: append-event on %s: seq and time are the host's (write 0), not %d and %d", c.Session, c.Event.Seq, c.Event.Time)
@@ -106,4 +108,22 @@ func (h *Host) openSession(c wire.OpenSession) error {
 	}
 	_, err := h.rt.Fork(c.Session, c.Owner, c.ForkOf, c.ForkThrough)
 	return err
+}
+
+// claimReply delivers the claimed notification of the reply queued for c.CallID into
+// c.Turn to the question service, without the claim (wire.ClaimReply).
+func (h *Host) claimReply(c wire.ClaimReply) error {
+	in, err := h.rt.Inbox(c.Session)
+	if err != nil {
+		return err
+	}
+	for _, l := range [][]session.Message{in.NextStep, in.NextTurn} {
+		for _, m := range l {
+			if m.Source.Kind == session.SourceUserQuestionReply && m.Source.CallID == c.CallID {
+				h.svc.OnClaimed(c.Session, m, c.Turn)
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("host: claim-reply on %s: no reply for call %s is queued", c.Session, c.CallID)
 }

@@ -29,6 +29,7 @@ import (
 //	{"kind":"restart","cutAfter":N}
 //	{"kind":"fail-inbox-write","session":S}
 //	{"kind":"append-event","session":S,"event":<event>}   the event's neutral form (event.schema.json), seq and time 0
+//	{"kind":"claim-reply","session":S,"callId":S,"turn":N}
 //
 // An outcome O is {"kind":"next"}, {"kind":"result","value"?:P} or
 // {"kind":"rejected","error":E}; an error E is {"name":S,"code"?:S,"message":S}.
@@ -37,7 +38,7 @@ import (
 var commandKinds = []string{
 	"open-session", "close-session", "send", "header", "tool-call", "end-step", "cancel-turn",
 	"direct", "connect", "disconnect", "event-result", "stream-open", "stream-cancel", "call",
-	"tick", "restart", "fail-inbox-write", "append-event",
+	"tick", "restart", "fail-inbox-write", "append-event", "claim-reply",
 }
 
 // AppendCommandJSON appends the JSON form of c.
@@ -172,6 +173,12 @@ func appendCommand(b []byte, c Command) ([]byte, error) {
 		b = strconv.AppendInt(b, int64(c.CutAfter), 10)
 	case FailInboxWrite:
 		b = appendSessionOnly(b, "fail-inbox-write", c.Session)
+	case ClaimReply:
+		b = appendSessionOnly(b, "claim-reply", c.Session)
+		b = append(b, `,"callId":`...)
+		b = AppendJSONString(b, c.CallID)
+		b = append(b, `,"turn":`...)
+		b = strconv.AppendInt(b, int64(c.Turn), 10)
 	case AppendEvent:
 		b = appendSessionOnly(b, "append-event", c.Session)
 		b = append(b, `,"event":`...)
@@ -309,6 +316,8 @@ func decodeCommand(o *object) Command {
 		return Restart{CutAfter: o.int("cutAfter")}
 	case "fail-inbox-write":
 		return FailInboxWrite{Session: o.str("session")}
+	case "claim-reply":
+		return ClaimReply{Session: o.str("session"), CallID: o.str("callId"), Turn: o.int("turn")}
 	case "append-event":
 		c := AppendEvent{Session: o.str("session")}
 		if eo := o.obj("event"); eo != nil {

@@ -111,6 +111,7 @@ var commandSamples = []commandSample{
 	{"fail-inbox-write", FailInboxWrite{Session: "s1"}, `{"kind":"fail-inbox-write","session":"s1"}`},
 	{"append-event", AppendEvent{Session: "s1", Event: session.Event{Data: session.ToolResult{Turn: 1, Step: 1, CallID: "c1", Text: `{"pending":tru`}}},
 		`{"kind":"append-event","session":"s1","event":{"seq":0,"time":0,"type":"tool/result","turn":1,"step":1,"callId":"c1","text":"{\"pending\":tru"}}`},
+	{"claim-reply", ClaimReply{Session: "s1", CallID: "c1", Turn: 2}, `{"kind":"claim-reply","session":"s1","callId":"c1","turn":2}`},
 	{"append-event turn/end", AppendEvent{Session: "s2", Event: session.Event{Data: session.TurnEnd{Turn: 2, Reason: session.TurnEndReason{Kind: session.EndCompleted}}}},
 		`{"kind":"append-event","session":"s2","event":{"seq":0,"time":0,"type":"turn/end","turn":2,"reason":{"kind":"completed"}}}`},
 }

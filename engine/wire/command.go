@@ -175,6 +175,20 @@ type AppendEvent struct {
 	Event   session.Event
 }
 
+// ClaimReply tells the question service, by hand, that the late reply queued in the
+// Session's inbox for CallID was claimed into Turn: the runtime's claimed notification
+// (agent/inbox/claimed) without the claim itself, so a scenario can choose the turn and
+// what happens between the claim and the admission (a turn end, another answer). The
+// inbox keeps the message and the log is unchanged; the service marks the reply's
+// reservation claimed in Turn (or makes one for a reply restored from the durable inbox,
+// LATE-6). With no such reply queued the command is refused. It is the protocol feature
+// append-event (the scripted history of a Session).
+type ClaimReply struct {
+	Session string
+	CallID  string
+	Turn    int
+}
+
 func (OpenSession) command()    {}
 func (CloseSession) command()   {}
 func (Send) command()           {}
@@ -193,6 +207,7 @@ func (Tick) command()           {}
 func (Restart) command()        {}
 func (FailInboxWrite) command() {}
 func (AppendEvent) command()    {}
+func (ClaimReply) command()     {}
 
 func (c OpenSession) String() string {
 	s := "open-session " + c.Session
@@ -252,6 +267,9 @@ func (c Call) String() string {
 }
 func (Tick) String() string             { return "tick" }
 func (c FailInboxWrite) String() string { return "fail-inbox-write " + c.Session }
+func (c ClaimReply) String() string {
+	return "claim-reply " + c.Session + " call=" + c.CallID + " turn=" + strconv.Itoa(c.Turn)
+}
 func (c AppendEvent) String() string {
 	if c.Event.Data == nil {
 		return "append-event " + c.Session
