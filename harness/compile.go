@@ -32,6 +32,9 @@ type Plan struct {
 	Probes map[scenarios.Duration]string
 	// ServiceIDs are the result ids of the scenario's service steps (by step index).
 	ServiceIDs []string
+	// Holding names the clients declared hold: true, which Execute runs as answerers that
+	// hold every delivery (holdingClient) instead of reference clients.
+	Holding map[string]bool
 }
 
 // ProbeLabel is the label of the probe an expectation at time t reads.
@@ -67,6 +70,12 @@ func Compile(s *scenarios.Scenario, seed uint64) *Plan {
 		}
 		p.Sim.Clients = append(p.Sim.Clients, cc)
 		p.Clients = append(p.Clients, client.Config{Name: c.Name, TickMs: c.Tick.Ms(), Seed: clientSeed(seed, i)})
+		if c.Hold {
+			if p.Holding == nil {
+				p.Holding = map[string]bool{}
+			}
+			p.Holding[c.Name] = true
+		}
 	}
 
 	p.Sim.Seed = seed

@@ -63,6 +63,10 @@ func Execute(plan *Plan, hosts HostFactory, clientMutant string, runner *sim.Run
 	}
 	clear(ports)
 	for _, c := range plan.Clients {
+		if plan.Holding[c.Name] {
+			ports[c.Name] = &holdingClient{name: c.Name}
+			continue
+		}
 		c.Mutant = clientMutant
 		ports[c.Name] = client.New(c)
 	}

@@ -701,6 +701,9 @@ func (d *dec) clientList(n *yaml.Node) []Client {
 			if v := f["offline"]; v != nil {
 				c.Offline, _ = d.boolean(v, "offline")
 			}
+			if v := f["hold"]; v != nil {
+				c.Hold, _ = d.boolean(v, "hold")
+			}
 			if v := f["reconnect"]; v != nil {
 				if r, ok := d.duration(v, "reconnect", false); ok {
 					c.Reconnect = &r

@@ -178,6 +178,9 @@ func clientNode(c Client) *yaml.Node {
 	if c.Offline {
 		m.add("offline", boolNode(true))
 	}
+	if c.Hold {
+		m.add("hold", boolNode(true))
+	}
 	if c.Reconnect != nil {
 		m.add("reconnect", dur(*c.Reconnect))
 	}

@@ -128,6 +128,7 @@ func (g *gen) scenario() *Scenario {
 		c.Drift = rapid.SampledFrom([]int64{0, -200, 500, 1000000}).Draw(g.t, "drift")
 		c.Tick = g.dur("tick", 1000)
 		c.Offline = i == 1 && rapid.Bool().Draw(g.t, "offline")
+		c.Hold = rapid.Bool().Draw(g.t, "hold")
 		if rapid.Bool().Draw(g.t, "reconnect?") {
 			r := g.dur("reconnect", 5000)
 			c.Reconnect = &r

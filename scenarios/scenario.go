@@ -75,6 +75,9 @@ type Client struct {
 	Tick Duration
 	// Offline: the client does not connect at time 0 (a net reconnect step connects it).
 	Offline bool
+	// Hold: an answerer that takes every delivery and holds it, never claiming or
+	// answering, with no user (inject steps answer for it).
+	Hold bool
 	// Reconnect is how long the client waits to dial again after losing its link; nil:
 	// it never redials by itself.
 	Reconnect *Duration

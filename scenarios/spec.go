@@ -65,6 +65,7 @@ var clientObject = &object{Name: "client", Doc: "One answer UI and its network l
 	{"drift", "ppm", false, "The client's clock rate error, e.g. 500ppm."},
 	{"tick", "duration", false, "The countdown's tick (default 1s, as the peer)."},
 	{"offline", "bool", false, "The client does not connect at time 0 (a net reconnect step connects it)."},
+	{"hold", "bool", false, "An answerer that takes every delivery and holds it, never claiming, answering or passing, and has no user (inject steps answer for it)."},
 	{"reconnect", "duration", false, "How long after losing its link the client dials again (default: never by itself)."},
 }}
 
