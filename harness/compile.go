@@ -162,6 +162,8 @@ func Compile(s *scenarios.Scenario, seed uint64) *Plan {
 				out.Host = wire.CloseSession{Session: h.Session}
 			case scenarios.HostFailInboxWrite:
 				out.Fault = &sim.Fault{Kind: sim.FaultInboxWrite, Session: h.Session}
+			case scenarios.HostStall:
+				out.Fault = &sim.Fault{Kind: sim.FaultHostStall, ByMs: span(h.For)}
 			case scenarios.HostClaimReply:
 				out.Host = wire.ClaimReply{Session: h.Session, CallID: h.Call, Turn: h.Turn}
 			case scenarios.HostAppend:

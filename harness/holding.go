@@ -19,7 +19,7 @@ type holdingClient struct {
 
 var errNoUser = errors.New("this client holds every delivery and has no user (hold: true); answer for it with inject steps")
 
-func (c *holdingClient) Apply(now int64, in wire.ClientInput) ([]wire.ClientEffect, error) {
+func (c *holdingClient) Apply(now wire.Time, in wire.ClientInput) ([]wire.ClientEffect, error) {
 	switch x := in.(type) {
 	case wire.FromHost:
 		if r, ok := x.Frame.(wire.Ready); ok {
@@ -33,10 +33,10 @@ func (c *holdingClient) Apply(now int64, in wire.ClientInput) ([]wire.ClientEffe
 	return nil, nil
 }
 
-func (c *holdingClient) NextDeadline() (int64, bool) { return 0, false }
+func (c *holdingClient) NextDeadline() (wire.Time, bool) { return 0, false }
 
 func (c *holdingClient) State() wire.ClientState {
 	return wire.ClientState{Client: c.name, Gen: c.gen, Connected: c.connected}
 }
 
-func (c *holdingClient) StateAt(int64) wire.ClientState { return c.State() }
+func (c *holdingClient) StateAt(wire.Time) wire.ClientState { return c.State() }

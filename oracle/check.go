@@ -17,7 +17,10 @@ func Check(t *trace.Trace, opts Options) Verdict {
 // Checker checks traces. It keeps its options and reuses its memory between calls, so a
 // fuzzer can hold one per worker. It is not safe for concurrent use.
 type Checker struct {
-	opts    Options
+	opts Options
+	// lazy: timers may fire late (Options.LazyTimers, or from a host-stall fault on: the
+	// runner held the host's timers back, so what came due fires at its next command)
+	lazy    bool
 	enabled [numInvariants]bool
 	broken  [numInvariants]bool
 	out     []Broken
@@ -139,6 +142,7 @@ func (c *Checker) reset(t *trace.Trace) {
 	c.out = c.out[:0]
 	c.recs = t.Records
 	c.hasNotes, c.hasClients, c.healedAt, c.foldEvents, c.budget = false, false, 0, 0, ""
+	c.lazy = c.opts.LazyTimers
 	c.sessions = map[string]*sessModel{}
 	c.sessOrder = c.sessOrder[:0]
 	c.conns = map[string]*conn{}
@@ -211,6 +215,9 @@ func (c *Checker) Check(t *trace.Trace) Verdict {
 		case trace.Fault:
 			if f, ok := r.Payload.(trace.Injected); ok {
 				c.clockFault(f)
+				if f.Kind == faultHostStall {
+					c.lazy = true
+				}
 			}
 		case trace.Out:
 			switch p := r.Payload.(type) {
@@ -545,7 +552,7 @@ func (c *Checker) restartSplit(i int) int {
 			return j
 		}
 		a := c.recs[j].Payload.(wire.Appended)
-		if !c.opts.LazyTimers && a.Event.Time != c.recs[i].Time {
+		if !c.lazy && a.Event.Time != c.recs[i].Time {
 			all = false // no timer of the crashing host appends at another time: the split is not after it
 			break
 		}
@@ -571,7 +578,7 @@ func (c *Checker) restartSplit(i int) int {
 		a := c.recs[j].Payload.(wire.Appended)
 		d, _ := a.Event.Data.(session.ToolResult)
 		e, _ := a.Event.Data.(session.TurnEnd)
-		if (!c.opts.LazyTimers && a.Event.Time != c.recs[i].Time) || d.Err.Code == session.ToolOutcomeUnknown ||
+		if (!c.lazy && a.Event.Time != c.recs[i].Time) || d.Err.Code == session.ToolOutcomeUnknown ||
 			(e.Turn != 0 && e.Reason.Kind == session.EndInterrupted) {
 			return j
 		}
@@ -654,3 +661,7 @@ func (c *Checker) endApply() {
 	}
 	c.ap.on = false
 }
+
+// faultHostStall is the simulator's host-stall fault (sim.FaultHostStall): the host's
+// timers were held back, so from then on a wait may expire at the host's next command.
+const faultHostStall = "host-stall"

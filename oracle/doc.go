@@ -35,7 +35,9 @@
 // Decisions where the spec is silent:
 //   - Time: the runner is assumed exact (the simulator applies every deadline a host
 //     declares at its instant), so a wait still open at a command after its expiry instant
-//     is a violation; Options.LazyTimers relaxes that to "by the end of that Apply".
+//     is a violation; Options.LazyTimers relaxes that to "by the end of that Apply", and so
+//     does a host-stall fault in the trace from its record on (the runner held the host's
+//     timers back).
 //   - The winner of a request is the first result or rejection from a generation that
 //     still holds its delivery, unless the host cancels that very delivery in the same
 //     Apply (its timers fired first).

@@ -62,7 +62,7 @@ func (c *Checker) final(f *trace.Final) {
 			continue
 		}
 		name := fg.key.session + "/" + fg.key.callID
-		if !c.opts.LazyTimers && end > e {
+		if !c.lazy && end > e {
 			c.fail(invWaitExpiresOnTime, FinalRecord, name+": the run went on to t="+strconv.FormatInt(end, 10)+" but the wait, due to expire at "+
 				strconv.FormatInt(e, 10)+" with no claim held, never ended", fg.startRec, fg.releaseRec)
 		}

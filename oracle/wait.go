@@ -493,7 +493,7 @@ func (c *Checker) parentAbort(session string, i int, closing bool) {
 // waitsAtCommand runs at the start of every host Apply: under an exact runner no command
 // is applied after a wait's expiry instant while the wait is still open.
 func (c *Checker) waitsAtCommand(i int) {
-	if c.opts.LazyTimers || !c.on(invWaitExpiresOnTime) {
+	if c.lazy || !c.on(invWaitExpiresOnTime) {
 		return
 	}
 	now := c.recs[i].Time
@@ -720,7 +720,7 @@ func (c *Checker) waitsEndApply() {
 		}
 		fg.noteLive = false
 	}
-	if c.opts.LazyTimers && c.on(invWaitExpiresOnTime) {
+	if c.lazy && c.on(invWaitExpiresOnTime) {
 		for _, fg := range c.active {
 			if e, ok := fg.expiryAt(); ok && fg.open() && ap.now >= e && c.endVisible(fg) {
 				c.fail(invWaitExpiresOnTime, ap.idx, fg.key.session+"/"+fg.key.callID+": still open after an Apply at t="+

@@ -1161,6 +1161,10 @@ func (d *dec) host(n *yaml.Node) (*HostAction, bool) {
 		h.Kind = HostFailInboxWrite
 		h.Session, k = d.ident(f[HostFailInboxWrite], HostFailInboxWrite)
 		ok = ok && k
+	case hostStallObject:
+		h.Kind = HostStall
+		h.For, k = d.duration(f[HostStall], HostStall, false)
+		ok = ok && k
 	case hostClaimReplyObject:
 		h.Kind = HostClaimReply
 		h.Session, k = d.ident(f[HostClaimReply], HostClaimReply)

@@ -131,6 +131,8 @@ func TestDecodeReportsBadInput(t *testing.T) {
 		{"append event not an object", base + "steps:\n  - {at: 0s, host: {append: s1, event: '[1]'}}\n", "7:40", "event must be a JSON object", "one JSON object"},
 		{"append event without type", base + "steps:\n  - {at: 0s, host: {append: s1, event: '{\"turn\":1}'}}\n", "7:40", "event has no type", "name the event type"},
 		{"append event with seq", base + "steps:\n  - {at: 0s, host: {append: s1, event: '{\"type\":\"turn/start\",\"seq\":3,\"turn\":1}'}}\n", "7:40", "event gives seq, which is the host's", "leave seq out"},
+		{"stall without unit", base + "steps:\n  - {at: 0s, host: {stall: 3}}\n", "7:28", "stall needs a unit", ""},
+		{"stall of nothing", base + "steps:\n  - {at: 0s, host: {stall: 0s}}\n", "7:5", "a stall lasts a positive time", ""},
 		{"claim-reply without call", base + "steps:\n  - {at: 0s, host: {claim-reply: s1, turn: 1}}\n", "7:20", "needs call:", ""},
 		{"claim-reply turn 0", base + "steps:\n  - {at: 0s, host: {claim-reply: s1, call: c1, turn: 0}}\n", "7:5", "claim-reply needs a turn from 1", ""},
 		{"append without event", base + "steps:\n  - {at: 0s, host: {append: s1}}\n", "7:20", "needs event:", ""},
@@ -237,6 +239,7 @@ steps:
   - {at: 0s, host: {open: s3, fork: s1, through: 4}}
   - {at: 0s, host: {close: s3}}
   - {at: 0s, host: {claim-reply: child, call: c1, turn: 2}}
+  - {at: 0s, host: {stall: 1.5s}}
   - {at: 0s, host: {append: child, event: '{"type":"turn/end","turn":1,"reason":{"kind":"completed"}}'}}
   - {at: 0s, service: {ask: [{id: p, question: "Plan?", detail: d, options: [Approve, No], plan-review: Approve}], agent: stale, wait: w1, timed: true}}
   - {at: 0s, service: {ask-timed: [], call: w2, timeout: 0s, aborted: true}}
@@ -277,6 +280,7 @@ expect:
 		{Host: &HostAction{Kind: HostOpen, Session: "s3", Fork: "s1", Through: 4}},
 		{Host: &HostAction{Kind: HostClose, Session: "s3"}},
 		{Host: &HostAction{Kind: HostClaimReply, Session: "child", Call: "c1", Turn: 2}},
+		{Host: &HostAction{Kind: HostStall, For: 1500}},
 		{Host: &HostAction{Kind: HostAppend, Session: "child", Event: `{"type":"turn/end","turn":1,"reason":{"kind":"completed"}}`}},
 		{Service: &ServiceCall{Kind: ServiceAsk, Agent: AgentStale, Call: "w1", Timed: true, Questions: []Question{{ID: "p", Question: "Plan?", Detail: "d", Options: []Option{{Label: "Approve"}, {Label: "No"}}, PlanReview: "Approve"}}}},
 		{Service: &ServiceCall{Kind: ServiceAskTimed, Call: "w2", Timeout: &zero, Aborted: true, Questions: []Question{}}},

@@ -373,6 +373,8 @@ func hostNode(h *HostAction) *yaml.Node {
 		return flow().add(HostFailInboxWrite, str(h.Session)).n
 	case HostAppend:
 		return flow().add(HostAppend, str(h.Session)).add("event", str(h.Event)).n
+	case HostStall:
+		return flow().add(HostStall, dur(h.For)).n
 	case HostClaimReply:
 		return flow().add(HostClaimReply, str(h.Session)).add("call", str(h.Call)).add("turn", intNode(int64(h.Turn))).n
 	}

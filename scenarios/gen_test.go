@@ -299,7 +299,7 @@ func (g *gen) step(at Duration) Step {
 		}
 		st.Model = m
 	case ActorHost:
-		h := &HostAction{Kind: rapid.SampledFrom([]string{HostRestart, HostCrash, HostOpen, HostClose, HostFailInboxWrite, HostAppend, HostClaimReply}).Draw(g.t, "host")}
+		h := &HostAction{Kind: rapid.SampledFrom([]string{HostRestart, HostCrash, HostOpen, HostClose, HostFailInboxWrite, HostAppend, HostClaimReply, HostStall}).Draw(g.t, "host")}
 		switch h.Kind {
 		case HostCrash:
 			h.Point = rapid.SampledFrom(CrashPoints).Draw(g.t, "point")
@@ -319,6 +319,8 @@ func (g *gen) step(at Duration) Step {
 			g.sessions = append(g.sessions, h.Session)
 		case HostClose, HostFailInboxWrite:
 			h.Session = rapid.SampledFrom(g.sessions).Draw(g.t, "close")
+		case HostStall:
+			h.For = Duration(rapid.Int64Range(1, 10000).Draw(g.t, "stall"))
 		case HostClaimReply:
 			h.Session = rapid.SampledFrom(g.sessions).Draw(g.t, "claim-reply")
 			h.Call, h.Turn = rapid.SampledFrom([]string{"c1", "c2:ptc:1"}).Draw(g.t, "claimed call"), rapid.IntRange(1, 5).Draw(g.t, "turn")

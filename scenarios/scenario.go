@@ -259,6 +259,10 @@ const (
 	// HostClaimReply: the service is told the reply queued for Call was claimed into
 	// Turn (wire.ClaimReply), without the claim itself.
 	HostClaimReply = "claim-reply"
+	// HostStall: the host's timers do not fire for For (its clock jumped past them, or
+	// its event loop was blocked): what comes due fires at its next command or when the
+	// stall ends. A harness fault like crash.
+	HostStall = "stall"
 )
 
 // Crash points (see sim.Point*). "now" crashes between commands at the step's time.
@@ -284,6 +288,8 @@ type HostAction struct {
 	// ClaimReply: the call whose queued reply is claimed, and the turn.
 	Call string
 	Turn int
+	// Stall: how long the host's timers do not fire.
+	For Duration
 }
 
 // Service call kinds: the harness calls the question service directly, not through the

@@ -188,7 +188,10 @@ var (
 		{"call", "ident", true, "The call whose queued late reply is claimed."},
 		{"turn", "uint", true, "The turn it is claimed into."},
 	}}
-	hostObjects = []*object{hostCrashObject, hostOpenObject, hostCloseObject, hostFailInboxWriteObject, hostAppendObject, hostClaimReplyObject}
+	hostStallObject = &object{Name: "host-stall", Doc: "The host's timers do not fire for this long (its clock jumped past them, or its event loop was blocked): what comes due fires at the next command it takes, or when the stall ends.", Keys: []key{
+		{"stall", "duration", true, "How long."},
+	}}
+	hostObjects = []*object{hostCrashObject, hostOpenObject, hostCloseObject, hostFailInboxWriteObject, hostAppendObject, hostClaimReplyObject, hostStallObject}
 	hostWords   = []string{HostRestart, HostCrash}
 )
 

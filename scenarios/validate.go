@@ -442,6 +442,10 @@ func (v *validator) host(p Pos, h *HostAction) {
 		v.sessions[h.Session] = true
 	case HostClose, HostFailInboxWrite:
 		v.session(p, h.Session)
+	case HostStall:
+		if h.For <= 0 {
+			v.fail(p, "write a positive duration: stall: 3s", "a stall lasts a positive time")
+		}
 	case HostClaimReply:
 		v.session(p, h.Session)
 		if h.Call == "" {
@@ -534,7 +538,7 @@ func Refusable(st *Step) bool {
 	case st.Model != nil, st.Service != nil, st.Inject != nil:
 		return true
 	case st.Host != nil:
-		return st.Host.Kind != HostCrash && st.Host.Kind != HostFailInboxWrite
+		return st.Host.Kind != HostCrash && st.Host.Kind != HostFailInboxWrite && st.Host.Kind != HostStall
 	case st.User != nil:
 		switch st.User.Kind {
 		case UserReload, UserCrash, UserClock, UserDrift:

@@ -120,6 +120,10 @@ const (
 	// FaultInboxWrite: the Session's next inbox write fails, a storage write error (the host
 	// gets wire.FailInboxWrite; a steered late reply then fails, LATE-5).
 	FaultInboxWrite = "inbox-write-fail"
+	// FaultHostStall: the host's timers do not fire for ByMs (its clock jumped past them,
+	// or its event loop was blocked); what came due meanwhile fires at the next command
+	// the host takes (its Apply fires due timers first) or when the stall ends.
+	FaultHostStall = "host-stall"
 )
 
 // Crash points: where a crash lands relative to the host's effects. The zero value
@@ -146,7 +150,7 @@ type Fault struct {
 	KeepInbox bool          // cancel-turn
 	Point     string        // crash: where it lands (PointNow if empty)
 	Effect    int           // crash at PointAfterEffect: how many effects survive
-	ByMs      wire.Duration // clock-jump
+	ByMs      wire.Duration // clock-jump, host-stall
 	PPM       int64         // clock-drift
 }
 

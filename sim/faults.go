@@ -197,6 +197,10 @@ func (r *Runner) injectFault(f *Fault, random bool) {
 		r.rec(trace.ActorSim, trace.Fault, 0, trace.Injected{Kind: f.Kind, Target: f.Session, Keep: f.KeepInbox, Of: -1, Random: random})
 		r.noteSession(f.Session)
 		r.applyHost(wire.CancelTurn{Session: f.Session, KeepInbox: f.KeepInbox}, true)
+	case FaultHostStall:
+		r.rec(trace.ActorSim, trace.Fault, 0, trace.Injected{Kind: f.Kind, N: f.ByMs.Ms(), Of: -1, Random: random})
+		r.stallUntil = r.now + f.ByMs.Ms()
+		r.refreshHost()
 	case FaultInboxWrite:
 		r.rec(trace.ActorSim, trace.Fault, 0, trace.Injected{Kind: f.Kind, Target: f.Session, Of: -1, Random: random})
 		r.noteSession(f.Session)

@@ -45,11 +45,13 @@ type Runner struct {
 	pcgSched, pcgNet, pcgFault *rand.PCG
 	sched, net, fault          *rand.Rand
 
-	hostAt    int64
-	hostHas   bool
-	tmin      int64 // the earliest live timer (host or client), noTimer if none
-	hostTicks int   // ticks delivered at the current instant (runaway guard)
-	tickAt    int64
+	hostAt  int64
+	hostHas bool
+	// stallUntil: the host's timers fire no earlier than this (a host-stall fault)
+	stallUntil int64
+	tmin       int64 // the earliest live timer (host or client), noTimer if none
+	hostTicks  int   // ticks delivered at the current instant (runaway guard)
+	tickAt     int64
 
 	watchers   []watcher
 	model      []mslot
@@ -223,6 +225,7 @@ func (r *Runner) reset(cfg *Config, host wire.HostPort, tr *trace.Trace) {
 		r.maxRec = DefaultMaxRecords
 	}
 	r.err, r.lost = nil, false
+	r.stallUntil = 0
 	a, b := streamSeed(cfg.Seed, StreamSchedule)
 	r.pcgSched.Seed(a, b)
 	a, b = streamSeed(cfg.Seed, StreamNetwork)
@@ -503,6 +506,9 @@ func (r *Runner) fireClientTimer(ci int) {
 func (r *Runner) refreshHost() {
 	at, has := r.host.NextDeadline()
 	r.hostAt, r.hostHas = at.Ms(), has
+	if r.hostHas && r.hostAt < r.stallUntil {
+		r.hostAt = r.stallUntil // stalled: what came due fires when the stall ends
+	}
 	r.retime()
 }
 

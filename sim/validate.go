@@ -44,7 +44,7 @@ var knownPoints = []string{PointNow, PointBeforePTCDispatch, PointAfterPTCDispat
 
 var knownNet = []string{NetDisconnect, NetReconnect, NetPartition, NetDelay, NetLose}
 
-var knownFaults = []string{FaultCrash, FaultReload, FaultClientCrash, FaultClockJump, FaultClockDrift, FaultCancelTurn, FaultInboxWrite}
+var knownFaults = []string{FaultCrash, FaultReload, FaultClientCrash, FaultClockJump, FaultClockDrift, FaultCancelTurn, FaultInboxWrite, FaultHostStall}
 
 var knownActs = []string{wire.ActFocus, wire.ActBlur, wire.ActType, wire.ActChoose, wire.ActSkip, wire.ActNext,
 	wire.ActPrev, wire.ActTakeTime, wire.ActSubmit, wire.ActHide, wire.ActClose, wire.ActReopen, wire.ActDiscard,
@@ -306,6 +306,13 @@ func checkFault(si int, st *Step, known clientSet, unknownClient func(int, *Step
 	case FaultCancelTurn, FaultInboxWrite:
 		if f.Session == "" {
 			return bad("fault.session", f.Kind+" needs a session")
+		}
+	case FaultHostStall:
+		if f.ByMs <= 0 {
+			return bad("fault.by", "a host stall lasts a positive time")
+		}
+		if f.Client != "" || f.Session != "" {
+			return bad("fault", "a host stall names no client or session")
 		}
 	default:
 		if !known.has(f.Client) {

@@ -64,7 +64,7 @@ func (f Injected) String() string {
 		b.WriteString(strconv.Itoa(f.Of))
 	}
 	switch f.Kind {
-	case "clock-jump":
+	case "clock-jump", "host-stall":
 		b.WriteString(" by=")
 		b.WriteString(strconv.FormatInt(f.N, 10))
 	case "clock-drift":
