@@ -182,6 +182,13 @@ func Compile(s *scenarios.Scenario, seed uint64) *Plan {
 			if gen == 0 {
 				gen = 1
 			}
+			if x.Attach != "" {
+				args := wire.AppendJSONString([]byte(`{"agentId":`), session)
+				args = append(wire.AppendJSONString(append(args, `,"callId":`...), x.Attach), '}')
+				out.Host = wire.StreamOpen{Client: x.Client, Gen: gen, StreamID: "inject-" + strconv.Itoa(i+1), Endpoint: wire.EndpointAttachWait, Args: args}
+				input = out.Host.String()
+				break
+			}
 			o := wire.Outcome{Kind: wire.OutcomeNext}
 			switch {
 			case x.HasAns:

@@ -1373,6 +1373,10 @@ func (d *dec) inject(n *yaml.Node) (*Inject, bool) {
 		x.Rejected, k = d.text(v, "rejected")
 		ok = ok && k
 	}
+	if v := f["attach"]; v != nil {
+		x.Attach, k = d.ident(v, "attach")
+		ok = ok && k
+	}
 	return x, ok
 }
 

@@ -131,6 +131,8 @@ func TestDecodeReportsBadInput(t *testing.T) {
 		{"append event not an object", base + "steps:\n  - {at: 0s, host: {append: s1, event: '[1]'}}\n", "7:40", "event must be a JSON object", "one JSON object"},
 		{"append event without type", base + "steps:\n  - {at: 0s, host: {append: s1, event: '{\"turn\":1}'}}\n", "7:40", "event has no type", "name the event type"},
 		{"append event with seq", base + "steps:\n  - {at: 0s, host: {append: s1, event: '{\"type\":\"turn/start\",\"seq\":3,\"turn\":1}'}}\n", "7:40", "event gives seq, which is the host's", "leave seq out"},
+		{"attach with an event", "name: x\nsummary: y\nclients:\n  a:\nsteps:\n  - {at: 0s, inject: {client: a, event: e1, attach: c1}}\n", "6:5", "attach takes no event:", "leave event: out"},
+		{"attach and next", "name: x\nsummary: y\nclients:\n  a:\nsteps:\n  - {at: 0s, inject: {client: a, next: true, attach: c1}}\n", "6:5", "one of next, answer, rejected or attach", ""},
 		{"stall without unit", base + "steps:\n  - {at: 0s, host: {stall: 3}}\n", "7:28", "stall needs a unit", ""},
 		{"stall of nothing", base + "steps:\n  - {at: 0s, host: {stall: 0s}}\n", "7:5", "a stall lasts a positive time", ""},
 		{"claim-reply without call", base + "steps:\n  - {at: 0s, host: {claim-reply: s1, turn: 1}}\n", "7:20", "needs call:", ""},

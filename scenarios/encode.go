@@ -208,11 +208,16 @@ func stepNode(st *Step) *yaml.Node {
 	case st.User != nil:
 		m.add(st.Client, userNode(st.User))
 	case st.Inject != nil:
-		x := flow().add("client", str(st.Inject.Client)).add("event", str(st.Inject.Event))
+		x := flow().add("client", str(st.Inject.Client))
+		if st.Inject.Event != "" {
+			x.add("event", str(st.Inject.Event))
+		}
 		if st.Inject.Gen != 0 {
 			x.add("gen", intNode(int64(st.Inject.Gen)))
 		}
 		switch {
+		case st.Inject.Attach != "":
+			x.add("attach", str(st.Inject.Attach))
 		case st.Inject.Next:
 			x.add("next", boolNode(true))
 		case st.Inject.HasAns:

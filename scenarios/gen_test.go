@@ -384,7 +384,9 @@ func (g *gen) step(at Duration) Step {
 		st.Service = c
 	case ActorInject:
 		x := &Inject{Client: rapid.SampledFrom(g.clients).Draw(g.t, "client"), Event: "e1", Gen: rapid.IntRange(0, 3).Draw(g.t, "gen")}
-		switch rapid.IntRange(0, 2).Draw(g.t, "outcome") {
+		switch rapid.IntRange(0, 3).Draw(g.t, "outcome") {
+		case 3:
+			x.Event, x.Attach = "", rapid.SampledFrom([]string{"c1", "c2:ptc:1"}).Draw(g.t, "attach")
 		case 0:
 			x.Next = true
 		case 1:

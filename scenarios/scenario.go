@@ -137,7 +137,7 @@ const (
 )
 
 // Inject is one $events/result a client sends for a delivery: next, an answer batch, or a
-// rejection "Name: message" / "Name/CODE: message".
+// rejection "Name: message" / "Name/CODE: message"; or a claim stream it opens (Attach).
 type Inject struct {
 	Client   string
 	Gen      int // the connection generation (0: 1)
@@ -146,6 +146,10 @@ type Inject struct {
 	Answers  []AnswerItem
 	HasAns   bool
 	Rejected string
+	// Attach, instead of an outcome: the client opens a claim stream (attach-wait) for
+	// this call in generation Gen, with no event (a claim from a generation that is gone
+	// is already aborted when it attaches).
+	Attach string
 }
 
 // Model action kinds.

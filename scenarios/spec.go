@@ -289,13 +289,14 @@ var userDocs = map[string]string{
 	UserDelegate: "The UI hands the card's forwarded request on: its claim is released, then next().",
 }
 
-var injectObject = &object{Name: "inject", Doc: "An $events/result a client sends for a delivery: next, an answer, or a rejection.", Keys: []key{
+var injectObject = &object{Name: "inject", Doc: "An $events/result a client sends for a delivery: next, an answer, or a rejection; or a claim stream it opens.", Keys: []key{
 	{"client", "ident", true, "The client that sends it."},
-	{"event", "ident", true, "The delivery's event id (e1, e2, ... in creation order)."},
+	{"event", "ident", false, "The delivery's event id (e1, e2, ... in creation order); required except with attach."},
 	{"gen", "uint", false, "The client's connection generation (default 1)."},
 	{"next", "true", false, "Pass the request on."},
 	{"answer", "#answers", false, "Answer with this batch."},
 	{"rejected", "text", false, "Reject with this error: Name: message, or Name/CODE: message."},
+	{"attach", "ident", false, "Instead of an outcome: open a claim stream (attach-wait) for this call id in generation gen."},
 }}
 
 var exploreObject = &object{Name: "explore", Doc: "How to explore around the scenario.", Keys: []key{

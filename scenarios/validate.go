@@ -317,20 +317,23 @@ func (v *validator) step(st *Step) {
 		x := st.Inject
 		v.client(st.Pos, x.Client)
 		n := 0
-		for _, set := range []bool{x.Next, x.HasAns, x.Rejected != ""} {
+		for _, set := range []bool{x.Next, x.HasAns, x.Rejected != "", x.Attach != ""} {
 			if set {
 				n++
 			}
 		}
 		if n != 1 {
-			v.fail(st.Pos, "write one of next: true, answer: {...} or rejected: \"Name/CODE: message\"", "an injected outcome is one of next, answer or rejected")
+			v.fail(st.Pos, "write one of next: true, answer: {...}, rejected: \"Name/CODE: message\" or attach: CALL", "an injected step is one of next, answer, rejected or attach")
 		}
 		if x.Rejected != "" {
 			if _, _, _, ok := ParseRejection(x.Rejected); !ok {
 				v.fail(st.Pos, "write Name: message, or Name/CODE: message, like UserQuestionError/ASK_TIMED_OUT: too late", "rejected %q is not an error", x.Rejected)
 			}
 		}
-		if x.Event == "" {
+		switch {
+		case x.Attach != "" && x.Event != "":
+			v.fail(st.Pos, "leave event: out: a claim stream names its call, not a delivery", "attach takes no event:")
+		case x.Attach == "" && x.Event == "":
 			v.fail(st.Pos, "name the delivery's event id, like e1", "an injected outcome needs event:")
 		}
 	case st.Net != nil:
