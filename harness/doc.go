@@ -14,7 +14,12 @@
 //     commands; user actions become wire.UserActions, except reload, crash, clock and
 //     drift, which are simulator faults; `host: crash` (with a point) is a crash fault,
 //     `host: {fail-inbox-write: s1}` the inbox-write-fail fault, `host: restart` the
-//     host's Restart command; a prompt's or steer's source: becomes wire.Send.Source.
+//     host's Restart command; a prompt's or steer's source: becomes wire.Send.Source;
+//     `host: {stall: D}` is the host-stall fault, `host: {append: …}` and `host:
+//     {claim-reply: …}` the wire.AppendEvent and wire.ClaimReply commands (an appended
+//     event's shape is checked against the protocol first, CheckEvents); an inject with
+//     attach: is a claim stream (wire.StreamOpen); a client with hold: true runs as an
+//     answerer that holds every delivery (no reference client).
 //     Each expectation at a time t gets a
 //     probe after every step at t (other events due at t may still come after it: look
 //     a little after an instant rather than at it). A client that omits reconnect never

@@ -216,3 +216,18 @@ func TestRejectedInputsAreRecorded(t *testing.T) {
 		t.Fatalf("rejections\n%s", tr.Text())
 	}
 }
+
+// A host stall holds the host's timers back: the ask's deadline (t=1100) fires only when
+// the stall ends (t=2500), or at the first command the host takes before that.
+func TestHostStallHoldsTheHostTimersBack(t *testing.T) {
+	cfg := Config{Steps: append(ask(100, "q1", 1_000), Step{At: 500, Fault: &Fault{Kind: FaultHostStall, ByMs: 2000}})}
+	tr, _, _ := runFake(t, cfg, 0, nil)
+	if first(tr, "t=500 sim fault host-stall by=2000") < 0 || first(tr, "t=2500 host in tick") < 0 || first(tr, "t=1100 host in tick") >= 0 {
+		t.Fatalf("stall\n%s", tr.Text())
+	}
+	cfg.Steps = append(cfg.Steps, Step{At: 1800, Host: wire.Tick{}})
+	tr, _, _ = runFake(t, cfg, 0, nil)
+	if first(tr, "t=1800 host in tick") < 0 || first(tr, "t=2500 host in tick") >= 0 {
+		t.Fatalf("a command during the stall\n%s", tr.Text())
+	}
+}

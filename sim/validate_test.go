@@ -49,6 +49,8 @@ func TestValidateRejectsWhatTheSimulatorCannotHonour(t *testing.T) {
 		{"fault for an unknown client", func(c *Config) { c.Steps = []Step{{Fault: &Fault{Kind: FaultReload, Client: "zz"}}} }, "unknown client"},
 		{"cancel-turn without session", func(c *Config) { c.Steps = []Step{{Fault: &Fault{Kind: FaultCancelTurn}}} }, "needs a session"},
 		{"inbox-write-fail without session", func(c *Config) { c.Steps = []Step{{Fault: &Fault{Kind: FaultInboxWrite}}} }, "needs a session"},
+		{"host-stall of nothing", func(c *Config) { c.Steps = []Step{{Fault: &Fault{Kind: FaultHostStall}}} }, "a host stall lasts a positive time"},
+		{"host-stall naming a client", func(c *Config) { c.Steps = []Step{{Fault: &Fault{Kind: FaultHostStall, ByMs: 5, Client: "a"}}} }, "names no client or session"},
 		{"steps out of time order", func(c *Config) {
 			c.Steps = []Step{{At: 10, Probe: "a"}, {At: 5, Probe: "b"}}
 		}, "step 1: at: steps out of time order (5 after 10)"},
