@@ -73,7 +73,7 @@ var stepObject = &object{Name: "step", Doc: "One timed action; besides at (and s
 	{"at", "duration", true, "When the step happens (virtual time since the start)."},
 	{"session", "ident", false, "The Session a model, service or client step is about (default: the first)."},
 	{"model", "#model", false, "What the model does."},
-	{"host", "#host", false, "What happens to the host: restart, a crash, a Session opened or closed."},
+	{"host", "#host", false, "What happens to the host: restart, a crash, a Session opened or closed, a storage fault, a stall, an event or a claim written by hand."},
 	{"service", "#service", false, "A direct call to the question service (the service contract)."},
 	{"net", "#net", false, "What happens to a client's network link."},
 	{"inject", "#inject", false, "A client's outcome for a delivery, sent as another client implementation would (protocol level)."},
