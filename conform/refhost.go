@@ -91,7 +91,7 @@ func Serve(in io.Reader, out io.Writer, mutant string, version string) error {
 				b = errorLine(b, req.N, "bad start config: "+err.Error())
 				break
 			}
-			h, err = host.New(host.Config{ToolMode: cfg.ToolMode, DefaultTimeoutSec: cfg.DefaultTimeoutSec, WriteWindowMs: cfg.WriteWindowMs.Ms(), Mutant: mutant})
+			h, err = host.New(host.Config{ToolMode: cfg.ToolMode, DefaultTimeoutSec: cfg.DefaultTimeoutSec, DefaultTimeoutSet: cfg.DefaultTimeoutSet, WriteWindowMs: cfg.WriteWindowMs.Ms(), Mutant: mutant})
 			if err != nil {
 				b = append(b, `{"type":"refused","n":`...)
 				b = strconv.AppendInt(b, req.N, 10)

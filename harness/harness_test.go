@@ -129,6 +129,26 @@ func TestHostConfigRefused(t *testing.T) {
 	}
 }
 
+func TestHostConfigTimeoutZeroIsStatedAndRefused(t *testing.T) {
+	t.Run("TOOL-3 a configured default of 0 is refused, not read as 120 s", func(t *testing.T) {
+		src := "name: zero-default\nsummary: x\nmode: timed\ntimeout: 0\nexpect:\n  - {at: end, host-config: refused, contains: timeout}\n"
+		r := Run(entry(t, src), DefaultOptions())
+		if r.Status() != Passed || r.HostConfigErr == nil {
+			t.Fatalf("%s %v", r.Line(), r.Failures)
+		}
+		p := Compile(r.Scenario, 0)
+		if !p.Host.DefaultTimeoutSet || p.Host.String() != "mode=timed timeout=0s window=default" {
+			t.Fatalf("host config %+v (%s)", p.Host, p.Host)
+		}
+	})
+	t.Run("TOOL-2 no timeout: stated is the 120 s default", func(t *testing.T) {
+		src := "name: no-default\nsummary: x\nmode: timed\nexpect:\n  - {at: end, host-config: accepted}\n"
+		if r := Run(entry(t, src), DefaultOptions()); r.Status() != Passed {
+			t.Fatalf("%s %v", r.Line(), r.Failures)
+		}
+	})
+}
+
 func TestOracleHook(t *testing.T) {
 	bad := func(_ *trace.Trace, _ *scenarios.Scenario) Verdict {
 		return Verdict{Text: "oracle: violation\n  INV-TEST at 0003: broken on purpose", Status: "violation"}

@@ -23,7 +23,7 @@ type HostFactory func(cfg wire.HostConfig) (wire.HostPort, error)
 // on ("" none).
 func ReferenceHost(mutant string) HostFactory {
 	return func(cfg wire.HostConfig) (wire.HostPort, error) {
-		return host.New(host.Config{ToolMode: cfg.ToolMode, DefaultTimeoutSec: cfg.DefaultTimeoutSec, WriteWindowMs: cfg.WriteWindowMs.Ms(), Mutant: mutant})
+		return host.New(host.Config{ToolMode: cfg.ToolMode, DefaultTimeoutSec: cfg.DefaultTimeoutSec, DefaultTimeoutSet: cfg.DefaultTimeoutSet, WriteWindowMs: cfg.WriteWindowMs.Ms(), Mutant: mutant})
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 func HostConfig(s *scenarios.Scenario) wire.HostConfig {
 	c := wire.HostConfig{ToolMode: s.Mode}
 	if s.Timeout != nil {
-		c.DefaultTimeoutSec = int(*s.Timeout)
+		c.DefaultTimeoutSec, c.DefaultTimeoutSet = int(*s.Timeout), true
 	}
 	if s.WriteWindow != nil {
 		c.WriteWindowMs = span(*s.WriteWindow)

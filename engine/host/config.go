@@ -13,9 +13,12 @@ import (
 type Config struct {
 	// ToolMode is the ask_user_question mode: "legacy" (the default, also "") or "timed".
 	ToolMode string
-	// DefaultTimeoutSec is the timed tool's configured default in seconds: 0 means 120;
-	// otherwise -1 or 1..2147483 (validated when the tool is registered, TOOL-3).
+	// DefaultTimeoutSec is the timed tool's configured default in seconds: -1 or
+	// 1..2147483 (validated when the tool is registered, TOOL-3). 0 means 120 unless
+	// DefaultTimeoutSet, when a configured 0 is refused.
 	DefaultTimeoutSec int
+	// DefaultTimeoutSet says DefaultTimeoutSec was configured (see wire.HostConfig).
+	DefaultTimeoutSet bool
 	// WriteWindowMs is the write-behind window of every Session log: 0 means the peer's
 	// 200 ms; -1 is write-through (every event durable as it is appended); other negative
 	// values are invalid.
@@ -59,5 +62,5 @@ func (c Config) mutants() mutant.Set {
 }
 
 func (c Config) toolConfig() questions.ToolConfig {
-	return questions.ToolConfig{Mode: c.ToolMode, Timeout: c.DefaultTimeoutSec, Mutants: c.mutants()}
+	return questions.ToolConfig{Mode: c.ToolMode, Timeout: c.DefaultTimeoutSec, TimeoutSet: c.DefaultTimeoutSet, Mutants: c.mutants()}
 }

@@ -16,6 +16,7 @@ func TestConfig(t *testing.T) {
 		{ToolMode: "fast"},
 		{ToolMode: "timed", DefaultTimeoutSec: -2},
 		{ToolMode: "timed", DefaultTimeoutSec: 2147484},
+		{ToolMode: "timed", DefaultTimeoutSet: true}, // TOOL-3: a configured default of 0 is refused, not 120 s
 		{WriteWindowMs: -5},
 		{Mutant: "no-flush"},
 	} {

@@ -30,10 +30,13 @@ const PendingMessage = "No answer batch arrived before the timeout. This is pend
 	"Do not treat this as permission."
 
 // ToolConfig configures the tool: Mode legacy (the default, "" too) or timed, and the
-// timed default timeout in seconds (0: DefaultTimeoutSec).
+// timed default timeout in seconds (0: DefaultTimeoutSec, unless TimeoutSet).
 type ToolConfig struct {
 	Mode    string
 	Timeout int
+	// TimeoutSet says Timeout was configured: a configured 0 is refused like any other
+	// value outside -1 and 1..MaxTimeoutSec (TOOL-3), not read as "no default".
+	TimeoutSet bool
 	// Mutants switches on deliberate bugs (engine/mutant); the zero set is the correct tool.
 	// It changes no schema.
 	Mutants mutant.Set
@@ -64,7 +67,7 @@ func CheckToolConfig(c ToolConfig) error {
 	case "", ModeLegacy:
 		return nil
 	case ModeTimed:
-		if c.Timeout != 0 && !validTimeout(float64(c.Timeout)) {
+		if (c.Timeout != 0 || c.TimeoutSet) && !validTimeout(float64(c.Timeout)) {
 			return errors.New(MsgBadToolTimeout)
 		}
 		return nil

@@ -4,7 +4,8 @@ import "strconv"
 
 // The JSON form of a HostConfig (docs/protocol/host-config.schema.json): every field is
 // left out at its zero value, which means the decision's default, so {} is the default
-// configuration:
+// configuration; defaultTimeoutSec is written whenever it was configured, 0 included (a
+// configured 0 is refused, TOOL-3, where an absent key is 120 s):
 //
 //	{"toolMode"?:S,"defaultTimeoutSec"?:N,"writeWindowMs"?:N}
 //
@@ -26,7 +27,7 @@ func AppendHostConfigJSON(b []byte, c HostConfig) []byte {
 		b = append(b, `"toolMode":`...)
 		b = AppendJSONString(b, c.ToolMode)
 	}
-	if c.DefaultTimeoutSec != 0 {
+	if c.TimeoutConfigured() {
 		sep()
 		b = append(b, `"defaultTimeoutSec":`...)
 		b = strconv.AppendInt(b, int64(c.DefaultTimeoutSec), 10)
@@ -48,7 +49,7 @@ func DecodeHostConfig(data []byte) (HostConfig, error) {
 	o.what = "host config"
 	var c HostConfig
 	c.ToolMode, _ = o.optStr("toolMode")
-	c.DefaultTimeoutSec, _ = o.optInt("defaultTimeoutSec")
+	c.DefaultTimeoutSec, c.DefaultTimeoutSet = o.optInt("defaultTimeoutSec")
 	w, _ := o.optInt64("writeWindowMs")
 	c.WriteWindowMs = Duration(w)
 	if err := o.done(); err != nil {

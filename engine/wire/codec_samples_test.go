@@ -208,7 +208,8 @@ var hostConfigSamples = []struct {
 	json string
 }{
 	{HostConfig{}, `{}`},
-	{HostConfig{ToolMode: "timed", DefaultTimeoutSec: 5, WriteWindowMs: -1}, `{"toolMode":"timed","defaultTimeoutSec":5,"writeWindowMs":-1}`},
+	{HostConfig{ToolMode: "timed", DefaultTimeoutSec: 5, DefaultTimeoutSet: true, WriteWindowMs: -1}, `{"toolMode":"timed","defaultTimeoutSec":5,"writeWindowMs":-1}`},
 	{HostConfig{ToolMode: "legacy"}, `{"toolMode":"legacy"}`},
-	{HostConfig{DefaultTimeoutSec: -1, WriteWindowMs: 50}, `{"defaultTimeoutSec":-1,"writeWindowMs":50}`},
+	{HostConfig{DefaultTimeoutSec: -1, DefaultTimeoutSet: true, WriteWindowMs: 50}, `{"defaultTimeoutSec":-1,"writeWindowMs":50}`},
+	{HostConfig{ToolMode: "timed", DefaultTimeoutSet: true}, `{"toolMode":"timed","defaultTimeoutSec":0}`},
 }

@@ -9,10 +9,14 @@ import "strconv"
 type HostConfig struct {
 	// ToolMode is the ask_user_question mode: "legacy" (also "") or "timed" (TOOL-1).
 	ToolMode string
-	// DefaultTimeoutSec is the timed tool's configured default timeout in seconds: 0
-	// means the decision's default (120 s); otherwise -1 (blocking) or 1..2147483, and any
-	// other value is refused when the tool is registered (TOOL-3).
+	// DefaultTimeoutSec is the timed tool's configured default timeout in seconds when
+	// DefaultTimeoutSet: -1 (blocking) or 1..2147483, and any other value, 0 included, is
+	// refused when the tool is registered (TOOL-3). Unset, it is the decision's default
+	// (120 s); a nonzero value counts as set.
 	DefaultTimeoutSec int
+	// DefaultTimeoutSet says a default timeout was configured, so that a configured 0 is
+	// not mistaken for "no default configured" (and refused, TOOL-3).
+	DefaultTimeoutSet bool
 	// WriteWindowMs is the write-behind window of every Session log: 0 means the peer's
 	// 200 ms, -1 write-through (every event durable as it is appended), other negative
 	// values are invalid.
@@ -26,7 +30,7 @@ func (c HostConfig) String() string {
 		mode = "legacy"
 	}
 	t := "default"
-	if c.DefaultTimeoutSec != 0 {
+	if c.TimeoutConfigured() {
 		t = strconv.Itoa(c.DefaultTimeoutSec) + "s"
 	}
 	w := "default"
@@ -38,3 +42,6 @@ func (c HostConfig) String() string {
 	}
 	return "mode=" + mode + " timeout=" + t + " window=" + w
 }
+
+// TimeoutConfigured reports whether a default timeout was configured (set, or nonzero).
+func (c HostConfig) TimeoutConfigured() bool { return c.DefaultTimeoutSet || c.DefaultTimeoutSec != 0 }
