@@ -96,7 +96,7 @@ func Load(paths []string) ([]Entry, error) {
 			}
 		}
 		for _, f := range files {
-			data, err := os.ReadFile(f)
+			data, err := scenarios.ReadFile(f)
 			if err != nil {
 				return nil, err
 			}

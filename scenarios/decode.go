@@ -9,12 +9,18 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
 
-// MaxFileSize is the largest scenario file Decode reads.
+// MaxFileSize is the largest scenario file Decode reads (and ReadFile reads at all).
 const MaxFileSize = 1 << 20
+
+const (
+	tooLarge     = "the file is larger than 1048576 bytes (1 MiB)"
+	tooLargeHint = "split it into several scenarios"
+)
 
 // Decode reads one scenario file strictly and validates it. file names it in error
 // positions. The error, if any, is an Errors value listing every problem found, each
@@ -36,7 +42,11 @@ func decode(file string, data []byte) (*Scenario, Errors) {
 	d := &dec{file: file}
 	top := &yaml.Node{Line: 1, Column: 1}
 	if len(data) > MaxFileSize {
-		d.fail(top, "split it into several scenarios", "the file is larger than %d bytes", MaxFileSize)
+		d.fail(top, tooLargeHint, "%s", tooLarge)
+		return nil, d.errs
+	}
+	if line, col, what, ok := notText(data); !ok {
+		d.fail(&yaml.Node{Line: line, Column: col}, "a scenario is a UTF-8 text file: is this the right file?", "the file is not text: %s", what)
 		return nil, d.errs
 	}
 	yd := yaml.NewDecoder(bytes.NewReader(data))
@@ -81,6 +91,14 @@ func (d *dec) yamlError(err error, data []byte) {
 		}
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
+	if strings.HasPrefix(msg, "did not find expected ',' or") || (pos.Line == 1 && !strings.Contains(err.Error(), "line 1:")) {
+		// An unclosed [ or { is found only where the input runs out, and yaml names the
+		// line before the flow or none: point at the bracket left open, else (no line
+		// named) at the last line.
+		if l, c, open := unclosed(data); open || !strings.Contains(err.Error(), "line ") {
+			pos.Line, pos.Column = l, c
+		}
+	}
 	lines := strings.Split(string(data), "\n")
 	for n := pos.Line - 1; n <= pos.Line+1; n++ {
 		if n < 1 || n > len(lines) {
@@ -121,7 +139,7 @@ func (d *dec) plain(n *yaml.Node) bool {
 	ok := true
 	var walk func(n *yaml.Node, depth int)
 	walk = func(n *yaml.Node, depth int) {
-		if depth > 64 {
+		if depth > MaxNesting {
 			d.fail(n, "flatten the structure", "nested too deeply")
 			ok = false
 			return
@@ -231,6 +249,10 @@ func (d *dec) integer(n *yaml.Node, what string) (int64, bool) {
 			return v, true
 		}
 	}
+	if n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!int" || n.ShortTag() == "!!float") && wholeRe.MatchString(n.Value) {
+		d.fail(n, "write a whole number from -9223372036854775808 to 9223372036854775807", "%s %s is too large", what, n.Value)
+		return 0, false
+	}
 	hint := "write a whole number"
 	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" {
 		if _, err := ParseDuration(n.Value); err == nil {
@@ -240,6 +262,9 @@ func (d *dec) integer(n *yaml.Node, what string) (int64, bool) {
 	d.fail(n, hint, "%s must be a whole number, not %s", what, kindName(n))
 	return 0, false
 }
+
+// wholeRe is a whole number as written (YAML reads one too large for 64 bits as a float).
+var wholeRe = regexp.MustCompile(`^[-+]?[0-9][0-9_]*$`)
 
 func (d *dec) uinteger(n *yaml.Node, what string) (int64, bool) {
 	v, ok := d.integer(n, what)
@@ -1686,4 +1711,68 @@ func (d *dec) explore(n *yaml.Node) *Explore {
 		rate("lose", &x.Faults.Lose)
 	}
 	return x
+}
+
+// notText finds the first byte that makes data not a text file (a NUL, another control
+// character than tab, newline and carriage return, or invalid UTF-8): its 1-based line
+// and column (in characters) and what it is; ok when there is none.
+func notText(data []byte) (line, col int, what string, ok bool) {
+	line, col = 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			return line, col, "invalid UTF-8", false
+		case r == 0:
+			return line, col, "a NUL byte", false
+		case r == '\n':
+			line, col = line+1, 0
+		case r < 0x20 && r != '\t' && r != '\r', r == 0x7f:
+			return line, col, fmt.Sprintf("the control character U+%04X", r), false
+		}
+		i += size
+		col++
+	}
+	return 0, 0, "", true
+}
+
+// unclosed returns the position of the innermost [ or { that is never closed (outside
+// quotes and comments) and true, or the start of the last non-empty line and false.
+func unclosed(data []byte) (int, int, bool) {
+	type open struct{ line, col int }
+	var stack []open
+	lines := strings.Split(string(data), "\n")
+	last := 1
+	for i, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			last = i + 1
+		}
+		var quote rune
+		col := 0
+		prev := ' '
+		for _, r := range l {
+			col++
+			switch {
+			case quote != 0:
+				if r == quote {
+					quote = 0
+				}
+			case r == '\'' || r == '"':
+				quote = r
+			case r == '#' && (prev == ' ' || prev == '\t' || col == 1):
+				goto next
+			case r == '[' || r == '{':
+				stack = append(stack, open{i + 1, col})
+			case (r == ']' || r == '}') && len(stack) > 0:
+				stack = stack[:len(stack)-1]
+			}
+			prev = r
+		}
+	next:
+	}
+	if len(stack) > 0 {
+		o := stack[len(stack)-1]
+		return o.line, o.col, true
+	}
+	return last, 1, false
 }

@@ -2,7 +2,11 @@ package scenarios
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -86,13 +90,78 @@ var ignorePos = cmp.Options{cmpopts.IgnoreTypes(Pos{}), cmpopts.EquateEmpty()}
 // base is a minimal valid scenario; bad inputs are built by appending to it.
 const base = "name: x\nsummary: y\nmode: timed\nclients:\n  a:\n"
 
+func clientLines(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "  c%d: {}\n", i)
+	}
+	return b.String()
+}
+
+func questionList(n int) string {
+	var qs []string
+	for i := range n {
+		qs = append(qs, fmt.Sprintf("{id: q%d, question: Q}", i))
+	}
+	return strings.Join(qs, ", ")
+}
+
+func TestDecodeRefusesTooManySteps(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("name: x\nsummary: y\nsteps:\n")
+	for range MaxSteps + 1 {
+		b.WriteString("  - {at: 0s, model: header}\n")
+	}
+	_, err := Decode("f.yaml", []byte(b.String()))
+	want := fmt.Sprintf("f.yaml:%d:5: more than %d steps", 4+MaxSteps, MaxSteps)
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("err = %.300v, want %s", err, want)
+	}
+}
+
+func TestReadFileRefusesWhatIsNotAScenarioFile(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.yaml")
+	f, _ := os.Create(big)
+	f.Truncate(50 << 20) // sparse: refused by its size, never read
+	f.Close()
+	if _, err := ReadFile(big); err == nil || err.Error() != big+":1:1: the file is larger than 1048576 bytes (1 MiB) (hint: split it into several scenarios)" {
+		t.Fatalf("50 MB: %v", err)
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		if _, err := ReadFile("/dev/zero"); err == nil || !strings.HasPrefix(err.Error(), "/dev/zero: not a regular file: it is a device") {
+			t.Fatalf("/dev/zero: %v", err)
+		}
+	}
+	fifo := filepath.Join(dir, "fifo.yaml")
+	if syscall.Mkfifo(fifo, 0o644) == nil {
+		if _, err := ReadFile(fifo); err == nil || !strings.Contains(err.Error(), "named pipe") {
+			t.Fatalf("FIFO: %v", err)
+		}
+	}
+	ok := filepath.Join(dir, "ok.yaml")
+	os.WriteFile(ok, []byte("name: x\n"), 0o644)
+	if b, err := ReadFile(ok); err != nil || string(b) != "name: x\n" {
+		t.Fatalf("%q %v", b, err)
+	}
+}
+
 func TestDecodeReportsBadInput(t *testing.T) {
 	cases := []struct {
 		name, yaml string
 		pos, msg   string // pos: "line:col"
 		hint       string
 	}{
-		{"not yaml", "name: [x\n", "1:1", "did not find expected", "not valid YAML"},
+		{"not yaml: the unclosed [ itself", "name: [x\n", "1:7", "did not find expected", "not valid YAML"},
+		{"an unclosed flow on line 2 is at its bracket, not 1:1", "name: x\nsummary: [a, b\n", "2:10", "did not find expected ',' or ']'", "not valid YAML"},
+		{"an unclosed flow mapping two lines down", "name: x\nsummary: y\nsteps: [{at: 0s,\n  model: header\n", "3:9", "did not find expected ',' or '}'", ""},
+		{"a NUL on line 2 is at its place", "name: x\nsumm\x00ary: y\n", "2:5", "the file is not text: a NUL byte", "UTF-8 text file"},
+		{"binary input gets no ? hint", "\x7fELF{?[\x01\x02\n", "1:1", "the file is not text: the control character U+007F", "UTF-8 text file"},
+		{"invalid UTF-8", "name: x\nsummary: caf\xe9\n", "2:13", "the file is not text: invalid UTF-8", ""},
+		{"a 64-bit overflow is too large, not 'not a number'", base + "seed: 99999999999999999999999\n", "6:7", "seed 99999999999999999999999 is too large", "from -9223372036854775808"},
+		{"too many clients", "name: x\nsummary: y\nclients:\n" + strings.Repeat("", 0) + clientLines(MaxClients+1), fmt.Sprintf("%d:3", 4+MaxClients), "more than 16 clients", ""},
+		{"too many questions", base + "steps:\n  - {at: 0s, model: {call: c1, ask: [" + questionList(MaxQuestions+1) + "]}}\n", "7:5", "more than 64 questions in one ask", ""},
+		{"nested too deeply", base + "steps: " + strings.Repeat("[", MaxNesting+2) + strings.Repeat("]", MaxNesting+2) + "\n", "", "nested too deeply", "flatten"},
 		{"flow question mark", base + "steps:\n  - {at: 0s, model: {call: c1, ask: [{id: q, question: Ready?, options: [a]}]}}\n", "7:61", "did not find expected", "cannot hold a bare ?"},
 		{"empty file", "", "1:1", "the file is empty", "name: and summary:"},
 		{"not a mapping", "- a\n- b\n", "1:1", "the scenario must be a mapping", ""},

@@ -38,8 +38,30 @@ func (v *validator) fail(p Pos, hint, format string, args ...any) {
 	}
 }
 
+// The limits of one scenario (FORMAT.md, "Limits"): a scenario is a reviewed example,
+// and a generated or hostile one past these would only stall a run. MaxNesting is the
+// decoder's (YAML nesting), MaxFileSize the reader's.
+const (
+	MaxSteps     = 20000
+	MaxClients   = 16
+	MaxQuestions = 64 // questions in one ask
+	MaxOptions   = 64 // options of one question
+	MaxNesting   = 64
+)
+
+func (v *validator) limits() {
+	s := v.s
+	if len(s.Steps) > MaxSteps {
+		v.fail(s.Steps[MaxSteps].Pos, "split it into several scenarios", "more than %d steps", MaxSteps)
+	}
+	if len(s.Clients) > MaxClients {
+		v.fail(s.Clients[MaxClients].Pos, "a scenario shows a few clients; fuzz for more", "more than %d clients", MaxClients)
+	}
+}
+
 func (v *validator) run() {
 	s := v.s
+	v.limits()
 	if !nameRe.MatchString(s.Name) {
 		v.fail(s.Pos, "use lowercase words joined by dashes, like "+suggestName(s.Name), "the name %q is not lowercase words joined by dashes", s.Name)
 	}
@@ -273,7 +295,13 @@ func (v *validator) client(p Pos, name string) {
 }
 
 func (v *validator) questions(p Pos, qs []Question, service bool) {
+	if len(qs) > MaxQuestions {
+		v.fail(p, "ask fewer questions at once", "more than %d questions in one ask", MaxQuestions)
+	}
 	for _, q := range qs {
+		if len(q.Options) > MaxOptions {
+			v.fail(p, "offer fewer options", "more than %d options in one question", MaxOptions)
+		}
 		if q.ID == "" || q.Question == "" {
 			v.fail(p, "give each question an id and a question", "a question without id or text")
 		}

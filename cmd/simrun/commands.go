@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/twosettle/twosettle/golden"
 	"github.com/twosettle/twosettle/harness"
@@ -179,7 +178,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 // read, or a transcript given instead of its scenario (verb says what the command would
 // do with the scenario), is reported on stderr and ok is false: bad usage, exit 2.
 func runScenarioFile(file, verb string, seed uint64, mutantName, hostCmd string, stderr io.Writer) (r *harness.Result, ok bool) {
-	data, err := os.ReadFile(file)
+	data, err := scenarios.ReadFile(file)
 	if err != nil {
 		fmt.Fprintln(stderr, "simrun:", err)
 		return nil, false
