@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/twosettle/twosettle/explore"
-	"github.com/twosettle/twosettle/golden"
+	"github.com/twosettle/twosettle/fileio"
 	"github.com/twosettle/twosettle/harness"
 	"github.com/twosettle/twosettle/scenarios"
 )
@@ -149,6 +149,15 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 		paths = append(paths, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
+	for _, o := range []struct{ flag, path string }{{"--json", *jsonOut}, {"--junit", *junitOut}} {
+		if o.path == "" || o.path == "-" {
+			continue
+		}
+		if err := fileio.CheckFile(o.path); err != nil {
+			fmt.Fprintf(stderr, "conform: %s: %v\n", o.flag, err)
+			return 2
+		}
+	}
 	var entries []harness.Entry
 	if len(paths) == 0 {
 		entries = harness.Library("")
@@ -206,7 +215,7 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 	if *jsonOut != "" && *jsonOut != "-" {
 		var b bytes.Buffer
 		rep.WriteJSON(&b)
-		if err := golden.Write(*jsonOut, b.Bytes()); err != nil {
+		if err := fileio.WriteAtomic(*jsonOut, b.Bytes()); err != nil {
 			fmt.Fprintln(stderr, "conform: --json:", err)
 			return 2
 		}
@@ -214,7 +223,7 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 	if *junitOut != "" {
 		var b bytes.Buffer
 		rep.WriteJUnit(&b)
-		if err := golden.Write(*junitOut, b.Bytes()); err != nil {
+		if err := fileio.WriteAtomic(*junitOut, b.Bytes()); err != nil {
 			fmt.Fprintln(stderr, "conform: --junit:", err)
 			return 2
 		}
@@ -249,6 +258,10 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 	}
 	if *start == 0 || *duration < 0 || *workers < 0 {
 		fmt.Fprintln(stderr, "conform fuzz: --start is a positive seed; --duration and --workers cannot be negative")
+		return 2
+	}
+	if err := fileio.CheckDir(*out); err != nil {
+		fmt.Fprintln(stderr, "conform fuzz: --out:", err)
 		return 2
 	}
 	c := explore.Campaign{Start: *start, Seeds: *seeds, Duration: *duration, Workers: *workers, OutDir: *out, NoShrink: *noShrink}

@@ -298,14 +298,14 @@ func (c *Campaign) one(ctx context.Context, r *Runner, i, seed uint64) result {
 		}
 		shrunk, _ = Shrink(r, s, f.Invariant, b)
 	}
-	f.ShrunkTo = len(shrunk.Steps)
+	f.ShrunkTo, f.Shrunk = len(shrunk.Steps), shrunk != s
 	if c.OutDir == "" {
 		return res
 	}
 	yaml, transcript, err := Final(r, shrunk, seed, f.Invariant, c.Options)
 	if err != nil && shrunk != s {
 		// the shrunk case does not reproduce through the harness: keep the original
-		f.ShrunkTo = len(s.Steps)
+		f.ShrunkTo, f.Shrunk = len(s.Steps), false
 		yaml, transcript, err = Final(r, s, seed, f.Invariant, c.Options)
 	}
 	if err != nil {

@@ -47,7 +47,7 @@
 //     the whole path for a scenario file (simrun shrink): it drops the expectations (they
 //     describe the original run), shrinks keeping the first invariant, marks refusals,
 //     names the result <name>-shrunk and checks its YAML reproduces through the harness;
-//     a scenario that passes is ErrPasses. WriteAtomic is the campaign's atomic write.
+//     a scenario that passes is ErrPasses. Files are written with fileio.WriteAtomic.
 //   - A failure is shrunk (same first invariant), its refused steps are marked refused:
 //     (simrun replay treats an unexpected refusal as invalid input), the YAML is decoded
 //     back and rerun through harness.RunScenario to check it reproduces, and then YAML and

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/twosettle/twosettle/fileio"
 	"github.com/twosettle/twosettle/golden"
 	"github.com/twosettle/twosettle/harness"
 	"github.com/twosettle/twosettle/scenarios"
@@ -23,6 +24,9 @@ type Failure struct {
 	Message    string `json:"message"`
 	Steps      int    `json:"steps"`        // steps of the generated scenario
 	ShrunkTo   int    `json:"shrunk_steps"` // steps of the written one
+	// Shrunk: the written scenario is the shrinker's (false with --no-shrink, for a lost
+	// host or an invalid scenario, and when the shrunk case did not reproduce).
+	Shrunk bool `json:"shrunk"`
 	// Replay is the one-line command that replays it.
 	Replay string `json:"replay,omitempty"`
 	// WriteErr is why the files could not be written.
@@ -99,8 +103,8 @@ func oneLine(s string) string {
 }
 
 // Write stores a failure in dir as <name>.yaml with its transcript beside it as
-// <name>.golden (so simrun replay also compares the replay with it), each atomically
-// (a temporary file renamed into place), transcript first. A nil transcript writes the
+// <name>.golden (so simrun replay also compares the replay with it), each with
+// fileio.WriteAtomic, transcript first. A nil transcript writes the
 // YAML alone (a lost host's run has none). It returns the YAML's and the transcript's
 // paths ("" when none was written).
 func Write(dir, name string, yaml, transcript []byte) (string, string, error) {
@@ -111,43 +115,14 @@ func Write(dir, name string, yaml, transcript []byte) (string, string, error) {
 	ypath := filepath.Join(dir, name+".yaml")
 	if transcript != nil {
 		tpath = filepath.Join(dir, name+golden.Suffix)
-		if err := writeAtomic(tpath, transcript); err != nil {
+		if err := fileio.WriteAtomic(tpath, transcript); err != nil {
 			return "", "", err
 		}
 	}
-	if err := writeAtomic(ypath, yaml); err != nil {
+	if err := fileio.WriteAtomic(ypath, yaml); err != nil {
 		return "", "", err
 	}
 	return ypath, tpath, nil
-}
-
-// WriteAtomic writes data to path through a temporary file in the same directory renamed
-// into place, so a reader never sees a partial file (simrun shrink writes with it).
-func WriteAtomic(path string, data []byte) error { return writeAtomic(path, data) }
-
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	err = f.Chmod(0o644) // a file to read and share, not CreateTemp's private 0600
-	if err == nil {
-		_, err = f.Write(data)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
 }
 
 // ReplayCommand is the one shell line that replays a written failure: against the same

@@ -118,6 +118,7 @@ func TestCheckDirAndCheckFile(t *testing.T) {
 	if err := CheckDir(filepath.Join(dir, "a", "b")); err != nil {
 		t.Fatalf("a new directory: %v", err)
 	}
+	os.Mkdir(filepath.Join(dir, "a"), 0o755) // CheckDir creates nothing: the listing below expects a
 	file := filepath.Join(dir, "f")
 	os.WriteFile(file, nil, 0o644)
 	if err := CheckDir(filepath.Join(file, "sub")); err == nil {

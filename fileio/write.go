@@ -3,6 +3,7 @@ package fileio
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -70,15 +71,31 @@ func syncDir(dir string) {
 	}
 }
 
-// CheckDir makes sure dir exists (creating it and its parents) and that a file can be
-// created in it, by creating and removing a probe file: a command calls it before its
-// work starts, so an unwritable output is bad usage (exit 2), not a campaign's result
-// lost at its end.
+// CheckDir makes sure files can be written into dir later (WriteAtomic after
+// os.MkdirAll): dir, or the nearest of its parents that exists, is a directory that takes
+// new files (a probe file is created and removed; nothing else is left behind). A command
+// calls it before its work starts, so an unwritable output is bad usage (exit 2), not a
+// campaign's result lost at its end.
 func CheckDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("cannot write to %s: %w", dir, unwrapPath(err))
+	d := filepath.Clean(dir)
+	for {
+		st, err := os.Stat(d)
+		if err == nil {
+			if !st.IsDir() {
+				return fmt.Errorf("cannot write to %s: %s is not a directory", dir, d)
+			}
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("cannot write to %s: %w", dir, unwrapPath(err))
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return fmt.Errorf("cannot write to %s: %w", dir, unwrapPath(err))
+		}
+		d = parent
 	}
-	f, err := os.CreateTemp(dir, ".write-check-*")
+	f, err := os.CreateTemp(d, ".write-check-*")
 	if err != nil {
 		return fmt.Errorf("cannot write to %s: %w", dir, unwrapPath(err))
 	}

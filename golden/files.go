@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/twosettle/twosettle/fileio"
 )
 
 //go:embed library
@@ -33,25 +35,11 @@ func Read(path string) ([]byte, bool, error) {
 	return b, err == nil, err
 }
 
-// Write writes a golden file atomically (a temporary file renamed over it), so an
-// interrupted update never leaves half a golden.
+// Write writes a golden file atomically (fileio.WriteAtomic: a temporary file, 0644,
+// fsynced and renamed over it), so an interrupted update never leaves half a golden.
 func Write(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return errors.Join(werr, cerr)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return fileio.WriteAtomic(path, data)
 }

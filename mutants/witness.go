@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/twosettle/twosettle/explore"
+	"github.com/twosettle/twosettle/fileio"
 	"github.com/twosettle/twosettle/scenarios"
 )
 
@@ -84,25 +85,13 @@ func differs(mr, br *explore.Runner, s *scenarios.Scenario, invariant string) er
 	return nil
 }
 
-// WriteWitness writes w as DIR/<mutant>.yaml, atomically.
+// WriteWitness writes w as DIR/<mutant>.yaml with fileio.WriteAtomic (0644, fsynced).
 func WriteWitness(dir string, w *Witness) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
 	path := filepath.Join(dir, w.Mutant+".yaml")
-	f, err := os.CreateTemp(dir, "."+w.Mutant+".tmp-*")
-	if err != nil {
-		return "", err
-	}
-	_, err = f.Write(w.YAML)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	if err := fileio.WriteAtomic(path, w.YAML); err != nil {
 		return "", err
 	}
 	return path, nil

@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 
+	"github.com/twosettle/twosettle/fileio"
 	"github.com/twosettle/twosettle/golden"
 	"github.com/twosettle/twosettle/harness"
 	"github.com/twosettle/twosettle/scenarios"
@@ -55,6 +57,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		for _, e := range entries {
 			if e.GoldenPath == "" {
 				fmt.Fprintln(stderr, "simrun:", harness.ErrNoSourceTree)
+				return 2
+			}
+			if err := fileio.CheckDir(filepath.Dir(e.GoldenPath)); err != nil {
+				fmt.Fprintln(stderr, "simrun: --update:", err)
 				return 2
 			}
 		}

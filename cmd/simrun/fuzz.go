@@ -10,9 +10,11 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/twosettle/twosettle/explore"
+	"github.com/twosettle/twosettle/fileio"
 )
 
 func init() {
@@ -37,9 +39,12 @@ type fuzzJSON struct {
 // [--workers W] [--out DIR] [--json] [--no-shrink] [--mutant NAME]`.
 func fuzzMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("simrun fuzz", flag.ContinueOnError)
-	seeds := fs.Uint64("seeds", 0, "how many seeds the campaign covers (all shards together; default 1000 without --duration)")
+	var seedsF, startF countFlag
+	startF.v = 1
+	fs.Var(&seedsF, "seeds", "how many seeds the campaign covers (all shards together; default 1000 without --duration)")
 	duration := fs.Duration("duration", 0, "stop starting new seeds after this much wall time, e.g. 30s or 5m")
-	start := fs.Uint64("start", 1, "the first seed")
+	fs.Var(&startF, "start", "the first seed (default 1)")
+	seeds, start := &seedsF.v, &startF.v
 	shard := fs.String("shard", "", "run shard K of N of the campaign (K/N, 1 <= K <= N): seeds whose index mod N is K-1")
 	workers := fs.Int("workers", 0, "parallel workers (default: GOMAXPROCS); output is the same for any number")
 	out := fs.String("out", "fuzz-failures", "the directory failures are written to (YAML + transcript)")
@@ -61,6 +66,10 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 	}
 	if *duration < 0 || *workers < 0 {
 		fmt.Fprintln(stderr, "simrun fuzz: --duration and --workers cannot be negative")
+		return 2
+	}
+	if err := fileio.CheckDir(*out); err != nil {
+		fmt.Fprintln(stderr, "simrun fuzz: --out:", err)
 		return 2
 	}
 	c := explore.Campaign{Start: *start, Seeds: *seeds, Duration: *duration, Workers: *workers, OutDir: *out,
@@ -99,6 +108,9 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 			case f.File != "" && f.Invariant == explore.HostLost:
 				fmt.Fprintf(stdout, "        not shrunk (%d steps), wrote %s\n", f.Steps, f.File)
 				fmt.Fprintf(stdout, "        retry: %s\n", f.Replay)
+			case f.File != "" && !f.Shrunk:
+				fmt.Fprintf(stdout, "        not shrunk (%d steps), wrote %s and %s\n", f.Steps, f.File, f.Transcript)
+				fmt.Fprintf(stdout, "        replay: %s\n", f.Replay)
 			case f.File != "":
 				fmt.Fprintf(stdout, "        shrunk %d -> %d steps, wrote %s and %s\n", f.Steps, f.ShrunkTo, f.File, f.Transcript)
 				fmt.Fprintf(stdout, "        replay: %s\n", f.Replay)
@@ -117,7 +129,7 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 		// nothing: collecting less often is ~1.6x faster for a few more MB of heap.
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	rep, err := c.Run(ctx)
 	if term {
@@ -177,11 +189,30 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s, %d failures in %s (%.0f seeds/s, %d records)\n", what, len(rep.Failures),
 			rep.Elapsed.Truncate(time.Millisecond), rate, rep.Records)
 	}
-	if len(rep.Failures) > 0 {
+	code := campaignExit(rep)
+	if code == ExitInterrupted {
+		fmt.Fprintln(stderr, "simrun fuzz: interrupted before every seed ran, no failure found so far: exit 130")
+	}
+	return code
+}
+
+// campaignExit is a finished campaign's exit code: 1 with a failure; ExitInterrupted
+// when it was interrupted before every seed ran and found none (no failure found is not
+// a clean campaign); 0 otherwise (a --duration that ran out is the campaign's own end).
+func campaignExit(rep *explore.Report) int {
+	switch {
+	case len(rep.Failures) > 0:
 		return 1
+	case rep.Interrupted:
+		return ExitInterrupted
 	}
 	return 0
 }
+
+// ExitInterrupted is the exit code of a campaign interrupted (Ctrl-C, SIGTERM) before
+// every seed ran and with no failure found: 128+SIGINT, as a shell reports a command
+// interrupted by Ctrl-C, so CI never reads an unfinished campaign as a pass.
+const ExitInterrupted = 130
 
 // isTerminal reports whether w is a character device (a terminal), without any
 // dependency: only then is a progress line worth printing.

@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/twosettle/twosettle/explore"
 )
 
 // The hostile-input tests: every command that reads a scenario refuses what is not a
@@ -50,5 +52,86 @@ func TestHostileInputIsRefusedWithExit2(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// Lost output: every output location is checked before the work starts (exit 2), a
+// write that fails later is not reported as success, and nothing reports work it did
+// not do.
+func TestHostileOutputLocations(t *testing.T) {
+	dir := t.TempDir()
+	scen := write(t, dir, "ok-scenario.yaml", okScenario)
+	file := write(t, dir, "plain-file", "x")
+	under := filepath.Join(file, "sub") // a directory under a file: nothing can be written there
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fuzz", "--seeds", "100000", "--out", under}, "simrun fuzz: --out: cannot write to " + under},
+		{[]string{"mutants", "--only", "legacy-tracked", "--no-library", "--out", under}, "simrun mutants: --out: cannot write to " + under},
+		{[]string{"timeline", scen, "-o", filepath.Join(dir, "missing", "run.html")}, "simrun timeline: -o: cannot write " + filepath.Join(dir, "missing", "run.html")},
+		{[]string{"shrink", scen, "--out", filepath.Join(dir, "missing", "s.yaml")}, "simrun shrink: cannot write " + filepath.Join(dir, "missing", "s.yaml")},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args[:1], " "), func(t *testing.T) {
+			begin := time.Now()
+			code, out, errs := run(c.args...)
+			if code != 2 || !strings.Contains(errs, c.want) || strings.Contains(errs, ".tmp") {
+				t.Fatalf("exit %d, want 2 with %q:\n%s%s", code, c.want, out, errs)
+			}
+			if d := time.Since(begin); d > 5*time.Second {
+				t.Fatalf("refused only after %s of work", d)
+			}
+		})
+	}
+}
+
+func TestHostileMutantsWitnessNotWrittenIsNotSuccess(t *testing.T) {
+	out := t.TempDir()
+	// A non-empty directory where the witness goes: the location passes the check, the
+	// rename into place fails.
+	os.MkdirAll(filepath.Join(out, "legacy-tracked.yaml", "x"), 0o755)
+	code, stdout, errs := run("mutants", "--only", "legacy-tracked", "--seeds", "20", "--no-library", "--out", out)
+	if code != 2 || !strings.Contains(errs, "1 witnesses could not be written") || !strings.Contains(errs, "cannot write "+filepath.Join(out, "legacy-tracked.yaml")) {
+		t.Fatalf("exit %d, want 2:\n%s%s", code, stdout, errs)
+	}
+	es, _ := os.ReadDir(out)
+	if len(es) != 1 {
+		t.Fatalf("left behind: %v", es)
+	}
+	// and a witness that is written is 0644
+	out2 := t.TempDir()
+	if code, o, e := run("mutants", "--only", "legacy-tracked", "--seeds", "20", "--no-library", "--out", out2); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, o, e)
+	}
+	st, err := os.Stat(filepath.Join(out2, "legacy-tracked.yaml"))
+	if err != nil || st.Mode().Perm() != 0o644 {
+		t.Fatalf("witness mode %v %v, want 0644", st, err)
+	}
+}
+
+func TestHostileFuzzNoShrinkDoesNotClaimShrinking(t *testing.T) {
+	code, out, errs := run("fuzz", "--mutant", "legacy-tracked", "--seeds", "20", "--no-shrink", "--workers", "1", "--out", t.TempDir())
+	if code != 1 || !strings.Contains(out, "not shrunk (") || strings.Contains(out, "shrunk ") && strings.Contains(out, " -> ") {
+		t.Fatalf("exit %d:\n%s%s", code, out, errs)
+	}
+}
+
+func TestHostileInterruptedCampaignIsNotAPass(t *testing.T) {
+	for _, c := range []struct {
+		rep  explore.Report
+		want int
+	}{
+		{explore.Report{SeedsRun: 10}, 0},
+		{explore.Report{SeedsRun: 3, Interrupted: true}, ExitInterrupted},
+		{explore.Report{SeedsRun: 3, Interrupted: true, Failures: []explore.Failure{{Seed: 2}}}, 1},
+		{explore.Report{SeedsRun: 10, Failures: []explore.Failure{{Seed: 2}}}, 1},
+	} {
+		if got := campaignExit(&c.rep); got != c.want {
+			t.Errorf("%+v: exit %d, want %d", c.rep, got, c.want)
+		}
+	}
+	if ExitInterrupted == 0 {
+		t.Fatal("an interrupted campaign exits 0")
 	}
 }

@@ -108,6 +108,20 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, bool) {
 	}
 }
 
+// countFlag is a positive whole-number flag (--seeds, --start) whose bad value is named
+// as such (flag.Uint64 answered "-5" with "parse error").
+type countFlag struct{ v uint64 }
+
+func (c *countFlag) String() string { return strconv.FormatUint(c.v, 10) }
+func (c *countFlag) Set(v string) error {
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil || n == 0 {
+		return fmt.Errorf("must be a positive whole number, not %q", v)
+	}
+	c.v = n
+	return nil
+}
+
 // seedFlag is a uint64 flag that records whether it was set.
 type seedFlag struct {
 	v   uint64

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/twosettle/twosettle/conform"
+	"github.com/twosettle/twosettle/fileio"
 	"github.com/twosettle/twosettle/harness"
 	"io"
 	"os"
@@ -25,8 +26,10 @@ func init() {
 func mutantsMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("simrun mutants", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print one JSON object {\"mutants\": [...]}")
-	seeds := fs.Uint64("seeds", mutants.DefaultSeeds, "fuzz budget: seeds per mutant")
-	start := fs.Uint64("start", 1, "the first seed")
+	seedsF, startF := countFlag{mutants.DefaultSeeds}, countFlag{1}
+	fs.Var(&seedsF, "seeds", fmt.Sprintf("fuzz budget: seeds per mutant (default %d)", mutants.DefaultSeeds))
+	fs.Var(&startF, "start", "the first seed (default 1)")
+	seeds, start := &seedsF.v, &startF.v
 	budget := fs.Duration("budget", mutants.DefaultBudget, "fuzz budget: wall time per mutant (0: no limit)")
 	workers := fs.Int("workers", 0, "mutants run in parallel (0: every core)")
 	only := fs.String("only", "", "comma-separated mutant names (default: all)")
@@ -71,6 +74,12 @@ func mutantsMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "simrun mutants:", err)
 		return 2
 	}
+	if *out != "" {
+		if err := fileio.CheckDir(*out); err != nil {
+			fmt.Fprintln(stderr, "simrun mutants: --out:", err)
+			return 2
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	m, err := mutants.Run(ctx, opts)
@@ -78,20 +87,25 @@ func mutantsMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "simrun mutants:", err)
 		return 2
 	}
+	lost := 0 // witnesses that could not be written: their output is lost
 	if *out != "" {
 		for _, r := range m.Rows {
 			if r.Verdict != mutants.KilledByOracle {
 				continue
 			}
 			w, err := mutants.MakeWitness(r, 20*time.Second)
-			if err == nil {
-				var path string
-				if path, err = mutants.WriteWitness(*out, w); err == nil && !*asJSON {
-					fmt.Fprintf(stdout, "wrote %s (%d steps, shrunk %v)\n", path, len(w.Scenario.Steps), w.Shrunk)
-				}
-			}
 			if err != nil {
 				fmt.Fprintln(stderr, "simrun mutants: witness:", err)
+				continue
+			}
+			path, err := mutants.WriteWitness(*out, w)
+			if err != nil {
+				lost++
+				fmt.Fprintln(stderr, "simrun mutants: witness:", err)
+				continue
+			}
+			if !*asJSON {
+				fmt.Fprintf(stdout, "wrote %s (%d steps, shrunk %v)\n", path, len(w.Scenario.Steps), w.Shrunk)
 			}
 		}
 	}
@@ -105,6 +119,10 @@ func mutantsMain(args []string, stdout, stderr io.Writer) int {
 			}
 			fmt.Fprintf(stdout, "NOT KILLED %s: %s\n", r.Name, r.Doc)
 		}
+	}
+	if lost > 0 {
+		fmt.Fprintf(stderr, "simrun mutants: %d witnesses could not be written to %s\n", lost, *out)
+		return 2
 	}
 	if !m.AllKilled() {
 		return 1

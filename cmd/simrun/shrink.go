@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/twosettle/twosettle/explore"
+	"github.com/twosettle/twosettle/fileio"
 )
 
 func init() {
@@ -55,6 +56,10 @@ func shrinkMain(args []string, stdout, stderr io.Writer) int {
 	if dest == "" {
 		dest = strings.TrimSuffix(strings.TrimSuffix(file, ".yaml"), ".yml") + ".shrunk.yaml"
 	}
+	if err := fileio.CheckFile(dest); err != nil {
+		fmt.Fprintln(stderr, "simrun shrink:", err)
+		return 2
+	}
 	hosts, closeHost, ok := openHost("simrun shrink", *hostCmd, stderr)
 	if !ok {
 		return 2
@@ -73,7 +78,7 @@ func shrinkMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "simrun shrink: %s: %v\n", file, err)
 		return 1
 	}
-	if err := explore.WriteAtomic(dest, sh.YAML); err != nil {
+	if err := fileio.WriteAtomic(dest, sh.YAML); err != nil {
 		fmt.Fprintln(stderr, "simrun shrink:", err)
 		return 2
 	}

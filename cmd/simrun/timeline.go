@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/twosettle/twosettle/explore"
+	"github.com/twosettle/twosettle/fileio"
 	"github.com/twosettle/twosettle/harness"
 	"github.com/twosettle/twosettle/timeline"
 )
@@ -47,6 +47,12 @@ func timelineMain(args []string, stdout, stderr io.Writer) int {
 	if !knownMutant("simrun timeline", *mutantName, stderr) {
 		return 2
 	}
+	if *out != "-" {
+		if err := fileio.CheckFile(*out); err != nil {
+			fmt.Fprintln(stderr, "simrun timeline: -o:", err)
+			return 2
+		}
+	}
 	file := paths[0]
 	r, ok := runScenarioFile(file, "draw", seed.v, *mutantName, *hostCmd, stderr)
 	if !ok {
@@ -73,7 +79,7 @@ func timelineMain(args []string, stdout, stderr io.Writer) int {
 	page := timeline.Render(in)
 	if *out == "-" {
 		stdout.Write(page)
-	} else if err := explore.WriteAtomic(*out, page); err != nil {
+	} else if err := fileio.WriteAtomic(*out, page); err != nil {
 		fmt.Fprintln(stderr, "simrun timeline:", err)
 		return 2
 	}
