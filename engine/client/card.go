@@ -264,7 +264,12 @@ func (c *card) draftText() string {
 			b.WriteByte('-')
 		default:
 			b.WriteByte('[')
-			b.WriteString(strings.Join(d.selected, ","))
+			for j, l := range d.selected {
+				if j > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(wire.TextPart(l))
+			}
 			b.WriteByte(']')
 			if trimSpace(d.custom) != "" {
 				b.WriteByte('+')

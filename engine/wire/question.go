@@ -111,7 +111,7 @@ func (q Question) String() string {
 			if i > 0 {
 				b.WriteByte('|')
 			}
-			b.WriteString(o.Label)
+			b.WriteString(TextPart(o.Label))
 		}
 		b.WriteByte(']')
 	}
@@ -166,7 +166,17 @@ func (a AnswerItem) String() string {
 	if len(a.Selected) == 0 && a.Custom == nil {
 		return a.ID + "=skipped"
 	}
-	s := a.ID + "=[" + strings.Join(a.Selected, ",") + "]"
+	var b strings.Builder
+	b.WriteString(a.ID)
+	b.WriteString("=[")
+	for i, l := range a.Selected {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(TextPart(l))
+	}
+	b.WriteByte(']')
+	s := b.String()
 	if a.Custom != nil {
 		s += "+" + JSONString(*a.Custom)
 	}

@@ -212,7 +212,7 @@ func (r RowState) String() string {
 		s += " expanded"
 	}
 	for _, l := range r.Transcript {
-		s += " | " + l
+		s += " | " + TextPart(l)
 	}
 	return s
 }
@@ -224,7 +224,7 @@ func (n NodeState) String() string {
 		return s + " raw=" + JSONString(n.Text)
 	}
 	for _, l := range n.Lines {
-		s += " | " + l
+		s += " | " + TextPart(l)
 	}
 	return s
 }
