@@ -49,6 +49,12 @@ type card struct {
 	// countdown (docs/PEER.md §6.2)
 	timedWait    bool  // the attached waterfall has a deadline
 	hasDeadline  bool  // a local deadline runs
+	// timedList is the page's list of cards whose deadline ran (page.timed), which this
+	// card joins the first time it gets one (inTimed), so that the deadline scans read
+	// those cards only, not every open card.
+	timedList *[]*card // nil once removed
+	inTimed   bool
+	load      int // the page load the card belongs to (Client.loads)
 	deadline     int64 // client time
 	anchor       int64 // the client time the tick interval started
 	hasRemaining bool  // a frozen remainder exists
@@ -89,6 +95,9 @@ func isKeyOf(key, session, callID string) bool {
 
 // cardOf is the card registered under keyOf(session, callID), or nil.
 func (c *Client) cardOf(session, callID string) *card {
+	if c.page.byKey.indexed() {
+		return c.page.byKey.at(keyOf(session, callID)) // many cards: one lookup
+	}
 	for _, e := range c.page.byKey.entries {
 		if isKeyOf(e.key, session, callID) {
 			return e.val
@@ -153,6 +162,10 @@ func (c *card) countdown(now int64) *wire.Countdown {
 
 func (c *card) setDeadline(now, at int64) {
 	c.hasDeadline, c.deadline, c.anchor = true, at, now
+	if !c.inTimed && c.timedList != nil {
+		*c.timedList = append(*c.timedList, c)
+		c.inTimed = true
+	}
 }
 
 // fireTick is the first tick of the card's interval at or after its deadline: the

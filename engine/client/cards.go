@@ -31,6 +31,8 @@ func (c *Client) ensure(session string, qs []wire.Question, callID string) *card
 func (c *Client) newCard(session string, qs []wire.Question, callID, kind string, review []wire.AnswerItem) *card {
 	c.page.cardN++
 	k := &card{
+		timedList: &c.page.timed,
+		load:      c.loads,
 		seq:       c.page.cardN,
 		session:   session,
 		callID:    callID,
@@ -83,6 +85,7 @@ func (c *Client) newCard(session string, qs []wire.Question, callID, kind string
 	c.sessionOf(session)
 	c.page.cards = append(c.page.cards, k)
 	c.page.byKey.set(k.key, k)
+	c.cardsChanged()
 	return k
 }
 
@@ -126,11 +129,15 @@ func differs(a, b []qdraft) bool {
 func (c *Client) publish(k *card) {
 	c.page.pubN++
 	k.published, k.pubSeq = true, c.page.pubN
+	c.cardsChanged()
 }
 
 // hide unpublishes a card: nothing is sent or recorded (CARD-11); its claim and
 // countdown keep running (CD-7).
-func (c *Client) hide(k *card) { k.published = false }
+func (c *Client) hide(k *card) {
+	k.published = false
+	c.cardsChanged()
+}
 
 // remove closes a card and clears its draft (CARD-8); a card that is no longer the
 // registered one for its key is left alone.
@@ -147,6 +154,8 @@ func (c *Client) remove(k *card) {
 	}
 	k.published = false
 	k.hasDeadline = false
+	k.timedList = nil
+	c.cardsChanged()
 	c.drafts.clear(k.key)
 	if c.page.focus == k {
 		c.page.focus = nil

@@ -75,10 +75,19 @@ type page struct {
 	rpcs       table[*rpcCall]  // HTTP requests awaiting their reply
 
 	cards    []*card // creation order
+	// timed are the cards that have had a deadline, in no particular order (the deadline
+	// scans break ties by creation order); advance drops those without one.
+	timed    []*card
 	byKey    table[*card]
 	sessions table[*sessionView]
 	order    []string       // session ids, sorted
 	views    []*sessionView // the sessions of order, in the same order
+
+	// seat caches seatOf's last answer; cardsVer counts the changes to what it reads
+	// (cards added, published, hidden, removed), so with thousands of open cards the seat
+	// is found again only when one of those changed, not on every input.
+	seat     seatCache
+	cardsVer uint64
 
 	focus         *card // the card whose answer surface has the page's focus
 	windowBlurred bool
@@ -218,15 +227,20 @@ func (c *Client) advance(now int64) (expired bool) {
 	for {
 		var due *card
 		var at int64
-		for _, k := range c.page.cards {
-			if !k.hasDeadline {
+		timed := c.page.timed[:0]
+		for _, k := range c.page.timed {
+			if !c.ticking(k) {
+				k.inTimed = false
 				continue
 			}
+			timed = append(timed, k)
 			t := k.fireTick(c.tick)
-			if t <= now && (due == nil || t < at) {
+			if t <= now && (due == nil || t < at || (t == at && k.seq < due.seq)) {
 				due, at = k, t
 			}
 		}
+		clear(c.page.timed[len(timed):])
+		c.page.timed = timed
 		if due == nil {
 			return expired
 		}
@@ -239,13 +253,18 @@ func (c *Client) advance(now int64) (expired bool) {
 	}
 }
 
+// ticking reports whether k is a live card of this page with a local deadline running.
+func (c *Client) ticking(k *card) bool {
+	return k.hasDeadline && k.timedList != nil && k.load == c.loads
+}
+
 // NextDeadline is the client time of the next tick that expires a card (wire.ClientPort).
 // Ticks before it only repaint the countdown, which State computes from the clock.
 func (c *Client) NextDeadline() (wire.Time, bool) {
 	var at wire.Time
 	ok := false
-	for _, k := range c.page.cards {
-		if k.hasDeadline {
+	for _, k := range c.page.timed {
+		if c.ticking(k) {
 			if t := wire.Time(k.fireTick(c.tick)); !ok || t < at {
 				at, ok = t, true
 			}
@@ -325,6 +344,26 @@ func (c *Client) settleView() {
 // seatOf is the published card of the Session with the highest precedence, the latest
 // published among equals.
 func (c *Client) seatOf(session string) *card {
+	if sc := &c.page.seat; sc.valid && sc.ver == c.page.cardsVer && sc.session == session {
+		return sc.card
+	}
+	best := c.findSeat(session)
+	c.page.seat = seatCache{valid: true, ver: c.page.cardsVer, session: session, card: best}
+	return best
+}
+
+// seatCache is seatOf's answer for one Session at one cardsVer.
+type seatCache struct {
+	valid   bool
+	ver     uint64
+	session string
+	card    *card
+}
+
+// cardsChanged records a change to the cards seatOf reads.
+func (c *Client) cardsChanged() { c.page.cardsVer++ }
+
+func (c *Client) findSeat(session string) *card {
 	var best *card
 	for _, k := range c.page.cards {
 		if k.session != session || !k.published {

@@ -122,8 +122,18 @@ func (c *Client) reconcile(s *sessionView) {
 			}
 		}
 	}
+	inRows := func(id string) bool { return slices.Contains(rows, id) }
+	if len(rows) > indexAbove {
+		// Many open questions: a set, so the sweep is linear in the cards, not their
+		// product with the rows.
+		set := make(map[string]struct{}, len(rows))
+		for _, id := range rows {
+			set[id] = struct{}{}
+		}
+		inRows = func(id string) bool { _, ok := set[id]; return ok }
+	}
 	swept := func(k *card) bool {
-		return k.session == s.id && k.callID != "" && k.kind != kindReview && !slices.Contains(rows, k.callID) &&
+		return k.session == s.id && k.callID != "" && k.kind != kindReview && !inRows(k.callID) &&
 			k.requests == 0 && k.waterfall == nil
 	}
 	if !slices.ContainsFunc(c.page.cards, swept) {

@@ -3,11 +3,14 @@ package client
 import "slices"
 
 // table is a string-keyed map kept as a slice of entries: the client's tables
-// (deliveries, streams, requests in flight, cards, Sessions) hold a few entries, which a
-// scan finds faster than a hash does, and a zero table is ready to use. Iteration is in
-// insertion order.
+// (deliveries, streams, requests in flight, cards, Sessions) usually hold a few entries,
+// which a scan finds faster than a hash does, and a zero table is ready to use.
+// Iteration is in insertion order. Past indexAbove entries (a generated or hostile run
+// with thousands of open questions) a map from key to position is kept beside the
+// slice, so a lookup stays O(1) and a run's cost near-linear in what it holds.
 type table[V any] struct {
 	entries []entry[V]
+	pos     map[string]int // nil while the table is small
 }
 
 type entry[V any] struct {
@@ -15,7 +18,16 @@ type entry[V any] struct {
 	val V
 }
 
+// indexAbove is the size past which a table keeps its map.
+const indexAbove = 16
+
 func (t *table[V]) index(key string) int {
+	if t.pos != nil {
+		if i, ok := t.pos[key]; ok {
+			return i
+		}
+		return -1
+	}
 	for i := range t.entries {
 		if t.entries[i].key == key {
 			return i
@@ -23,6 +35,9 @@ func (t *table[V]) index(key string) int {
 	}
 	return -1
 }
+
+// indexed reports whether lookups go through the map (the table is large).
+func (t *table[V]) indexed() bool { return t.pos != nil }
 
 // at is the value of key, or the zero value.
 func (t *table[V]) at(key string) V {
@@ -43,12 +58,34 @@ func (t *table[V]) set(key string, v V) {
 		t.entries = make([]entry[V], 0, 4)
 	}
 	t.entries = append(t.entries, entry[V]{key, v})
+	switch {
+	case t.pos != nil:
+		t.pos[key] = len(t.entries) - 1
+	case len(t.entries) > indexAbove:
+		t.pos = make(map[string]int, 2*len(t.entries))
+		for i, e := range t.entries {
+			t.pos[e.key] = i
+		}
+	}
 }
 
 // del removes key (an absent key is ignored).
 func (t *table[V]) del(key string) {
-	if i := t.index(key); i >= 0 {
-		t.entries = slices.Delete(t.entries, i, i+1)
+	i := t.index(key)
+	if i < 0 {
+		return
+	}
+	t.entries = slices.Delete(t.entries, i, i+1)
+	if t.pos == nil {
+		return
+	}
+	delete(t.pos, key)
+	if len(t.entries) <= indexAbove/2 {
+		t.pos = nil // small again: back to scanning
+		return
+	}
+	for j := i; j < len(t.entries); j++ {
+		t.pos[t.entries[j].key] = j
 	}
 }
 
