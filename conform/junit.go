@@ -6,93 +6,29 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/twosettle/twosettle/junit"
 )
 
-// JUnit XML, in the dialect of Jenkins' junit-10.xsd (which GitLab's and GitHub's test
-// reporters read too): <testsuites> holds two <testsuite>s, "scenarios" and
-// "requirements". Every string goes through encoding/xml (so <, &, " are escaped) after
-// the characters XML 1.0 cannot carry at all (NUL and the other C0 controls but tab,
-// newline and carriage return; U+FFFE, U+FFFF) are removed, and invalid UTF-8 is
-// replaced by U+FFFD: a host's stderr cannot make the file unreadable.
+// JUnit XML through package junit (shared with simrun's --junit): <testsuites> holds two
+// <testsuite>s, "scenarios" and "requirements"; junit.Safe cleans every string, so a
+// host's stderr cannot make the file unreadable.
 
-type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Time     string       `xml:"time,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
-}
+type (
+	junitSuites     = junit.Suites
+	junitSuite      = junit.Suite
+	junitProperties = junit.Properties
+	junitProperty   = junit.Property
+	junitCase       = junit.Case
+	junitOutcome    = junit.Outcome
+	junitText       = junit.Text
+)
 
-type junitSuite struct {
-	Name       string           `xml:"name,attr"`
-	Tests      int              `xml:"tests,attr"`
-	Failures   int              `xml:"failures,attr"`
-	Errors     int              `xml:"errors,attr"`
-	Skipped    int              `xml:"skipped,attr"`
-	Time       string           `xml:"time,attr"`
-	Properties *junitProperties `xml:"properties"`
-	Cases      []junitCase      `xml:"testcase"`
-}
-
-type junitProperties struct {
-	Props []junitProperty `xml:"property"`
-}
-
-type junitProperty struct {
-	Name  string `xml:"name,attr"`
-	Value string `xml:"value,attr"`
-}
-
-type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	Time      string        `xml:"time,attr"`
-	Skipped   *junitOutcome `xml:"skipped"`
-	Error     *junitOutcome `xml:"error"`
-	Failure   *junitOutcome `xml:"failure"`
-	SystemOut *junitText    `xml:"system-out"`
-	SystemErr *junitText    `xml:"system-err"`
-}
-
-// junitOutcome is a <failure>, <error> or <skipped> element: a message and a type
-// attribute and, for failures and errors, the details as text.
-type junitOutcome struct {
-	Message string
-	Type    string
-	Text    string
-}
-
-// MarshalXML writes the text as character data in which newlines stay newlines
-// (encoding/xml's struct chardata would write them as &#xA;), escaped all the same.
-func (o *junitOutcome) MarshalXML(e *xml.Encoder, start xml.StartElement) error {
-	start.Attr = []xml.Attr{{Name: xml.Name{Local: "message"}, Value: xmlSafe(o.Message)}}
-	if o.Type != "" {
-		start.Attr = append(start.Attr, xml.Attr{Name: xml.Name{Local: "type"}, Value: xmlSafe(o.Type)})
-	}
-	return encodeTextElement(e, start, o.Text)
-}
-
-// junitText is <system-out> or <system-err>.
-type junitText string
-
-func (t *junitText) MarshalXML(e *xml.Encoder, start xml.StartElement) error {
-	return encodeTextElement(e, start, string(*t))
-}
-
-func encodeTextElement(e *xml.Encoder, start xml.StartElement, text string) error {
-	if err := e.EncodeToken(start); err != nil {
-		return err
-	}
-	if text = xmlSafe(text); text != "" {
-		if err := e.EncodeToken(xml.CharData(text)); err != nil {
-			return err
-		}
-	}
-	return e.EncodeToken(start.End())
-}
+var (
+	xmlSafe      = junit.Safe
+	seconds      = junit.Seconds
+	shortMessage = junit.ShortMessage
+)
 
 // JUnit classnames of the two suites.
 const (
@@ -213,14 +149,6 @@ func (r *Report) writeJUnit(w io.Writer, rows []RequirementRow) error {
 	return err
 }
 
-// seconds formats milliseconds as seconds with three decimals ("1.250").
-func seconds(ms int64) string {
-	if ms < 0 {
-		ms = 0
-	}
-	return strconv.FormatInt(ms/1000, 10) + "." + fmt.Sprintf("%03d", ms%1000)
-}
-
 // failureMessage is the first failed check of a run, and how many more there are.
 func failureMessage(s *ScenarioResult) string {
 	switch {
@@ -330,46 +258,4 @@ func contains(ss []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// shortMessage is a message attribute: the first line of s, at most 300 characters.
-func shortMessage(s string) string {
-	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
-		s = s[:i] + " …"
-	}
-	if utf8.RuneCountInString(s) > 300 {
-		rs := []rune(s)
-		s = string(rs[:300]) + "…"
-	}
-	return xmlSafe(s)
-}
-
-// xmlSafe returns s as text XML 1.0 can carry: invalid UTF-8 replaced by U+FFFD, and
-// the characters outside XML's Char production (C0 controls but tab, newline and
-// carriage return; U+FFFE and U+FFFF) removed. encoding/xml escapes the rest.
-func xmlSafe(s string) string {
-	ok := utf8.ValidString(s)
-	if ok {
-		for _, c := range s {
-			if !xmlChar(c) {
-				ok = false
-				break
-			}
-		}
-	}
-	if ok {
-		return s
-	}
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	return strings.Map(func(c rune) rune {
-		if xmlChar(c) {
-			return c
-		}
-		return -1
-	}, s)
-}
-
-func xmlChar(c rune) bool {
-	return c == '\t' || c == '\n' || c == '\r' ||
-		(c >= 0x20 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"time"
 
 	"github.com/twosettle/twosettle/fileio"
 	"github.com/twosettle/twosettle/golden"
@@ -39,11 +40,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	update := fs.Bool("update", false, "rewrite the goldens with this run's transcripts (review the diff)")
 	verbose := fs.Bool("v", false, "print every transcript")
 	asJSON := fs.Bool("json", false, "print one JSON object with the per-scenario results")
+	junitOut := fs.String("junit", "", "also write the results as JUnit XML to this file (for CI test reporters)")
 	hostCmd := hostFlag(fs)
 	paths, ok := parse(fs, args, stderr)
 	if !ok {
 		return 2
 	}
+	if !checkJUnit("simrun run", *junitOut, stderr) {
+		return 2
+	}
+	begin := time.Now()
 	entries, ok := load(paths, stderr)
 	if !ok {
 		return 2
@@ -102,6 +108,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, sum.Line())
 	}
 	code := sum.ExitCode()
+	if *junitOut != "" && !writeJUnit("simrun run", *junitOut, runJUnit(results, time.Since(begin)), stderr) {
+		return 2
+	}
 	if *update && code == 1 {
 		// An update accepts the new transcripts; what still fails is an expectation or
 		// the oracle, which an update does not fix.

@@ -49,6 +49,7 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 	workers := fs.Int("workers", 0, "parallel workers (default: GOMAXPROCS); output is the same for any number")
 	out := fs.String("out", "fuzz-failures", "the directory failures are written to (YAML + transcript)")
 	asJSON := fs.Bool("json", false, "print one JSON object: seeds_run, failures, situations")
+	junitOut := fs.String("junit", "", "also write the campaign as JUnit XML to this file: a testcase per failing seed and one for the campaign")
 	noShrink := fs.Bool("no-shrink", false, "write failures as generated, without shrinking")
 	mutant := fs.String("mutant", "", "run against the reference host with this named bug switched on")
 	hostCmd := hostFlag(fs)
@@ -70,6 +71,9 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := fileio.CheckDir(*out); err != nil {
 		fmt.Fprintln(stderr, "simrun fuzz: --out:", err)
+		return 2
+	}
+	if !checkJUnit("simrun fuzz", *junitOut, stderr) {
 		return 2
 	}
 	c := explore.Campaign{Start: *start, Seeds: *seeds, Duration: *duration, Workers: *workers, OutDir: *out,
@@ -188,6 +192,9 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "%s, %d failures in %s (%.0f seeds/s, %d records)\n", what, len(rep.Failures),
 			rep.Elapsed.Truncate(time.Millisecond), rate, rep.Records)
+	}
+	if *junitOut != "" && !writeJUnit("simrun fuzz", *junitOut, fuzzJUnit(rep, *shard), stderr) {
+		return 2
 	}
 	code := campaignExit(rep)
 	if code == ExitInterrupted {

@@ -35,6 +35,7 @@ func mutantsMain(args []string, stdout, stderr io.Writer) int {
 	only := fs.String("only", "", "comma-separated mutant names (default: all)")
 	noLib := fs.Bool("no-library", false, "skip the scenario library (fuzzing only)")
 	out := fs.String("out", "", "write each kill, shrunk, as DIR/<mutant>.yaml (a witness scenario)")
+	junitOut := fs.String("junit", "", "also write the kill matrix as JUnit XML to this file: a testcase per mutant")
 	hostCmd := fs.String("host", "", "run each mutant against this host process with --mutant NAME appended (e.g. 'conform refhost'), over twosettle-conform/1")
 	rest, ok := parse(fs, args, stderr)
 	if !ok {
@@ -72,6 +73,9 @@ func mutantsMain(args []string, stdout, stderr io.Writer) int {
 	}
 	if _, err := mutants.Select(opts.Only); err != nil {
 		fmt.Fprintln(stderr, "simrun mutants:", err)
+		return 2
+	}
+	if !checkJUnit("simrun mutants", *junitOut, stderr) {
 		return 2
 	}
 	if *out != "" {
@@ -119,6 +123,9 @@ func mutantsMain(args []string, stdout, stderr io.Writer) int {
 			}
 			fmt.Fprintf(stdout, "NOT KILLED %s: %s\n", r.Name, r.Doc)
 		}
+	}
+	if *junitOut != "" && !writeJUnit("simrun mutants", *junitOut, mutantsJUnit(m), stderr) {
+		return 2
 	}
 	if lost > 0 {
 		fmt.Fprintf(stderr, "simrun mutants: %d witnesses could not be written to %s\n", lost, *out)
