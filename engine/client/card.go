@@ -47,14 +47,14 @@ type card struct {
 	rpc       bool      // an rpc channel is attached (continued rows)
 
 	// countdown (docs/PEER.md §6.2)
-	timedWait    bool  // the attached waterfall has a deadline
-	hasDeadline  bool  // a local deadline runs
+	timedWait   bool // the attached waterfall has a deadline
+	hasDeadline bool // a local deadline runs
 	// timedList is the page's list of cards whose deadline ran (page.timed), which this
 	// card joins the first time it gets one (inTimed), so that the deadline scans read
 	// those cards only, not every open card.
-	timedList *[]*card // nil once removed
-	inTimed   bool
-	load      int // the page load the card belongs to (Client.loads)
+	timedList    *[]*card // nil once removed
+	inTimed      bool
+	load         int   // the page load the card belongs to (Client.loads)
 	deadline     int64 // client time
 	anchor       int64 // the client time the tick interval started
 	hasRemaining bool  // a frozen remainder exists

@@ -74,7 +74,7 @@ type page struct {
 	streams    table[*stream]   // open claim streams, by stream id
 	rpcs       table[*rpcCall]  // HTTP requests awaiting their reply
 
-	cards    []*card // creation order
+	cards []*card // creation order
 	// timed are the cards that have had a deadline, in no particular order (the deadline
 	// scans break ties by creation order); advance drops those without one.
 	timed    []*card
