@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -125,6 +127,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("simrun check", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print one JSON object: each file with its errors (file, line, col, message, hint)")
 	paths, ok := parse(fs, args, stderr)
 	if !ok {
 		return 2
@@ -138,30 +141,72 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	bad := 0
+	rep := checkJSON{Files: []checkFile{}}
 	for _, e := range entries {
+		f := checkFile{Path: e.Path, Valid: true, Errors: []checkError{}}
 		s, err := scenarios.Decode(e.Path, e.Data)
 		if err == nil {
 			err = harness.CheckEvents(s) // appended events against the protocol's event form
 		}
 		if err != nil {
 			bad++
-			fmt.Fprintln(stdout, err)
-			continue
+			f.Valid = false
+			var es scenarios.Errors
+			if errors.As(err, &es) {
+				for _, x := range es {
+					f.Errors = append(f.Errors, checkError{File: x.Pos.File, Line: x.Pos.Line, Col: x.Pos.Col, Message: x.Msg, Hint: x.Hint})
+				}
+			} else {
+				f.Errors = append(f.Errors, checkError{File: e.Path, Message: err.Error()})
+			}
+			if !*asJSON {
+				fmt.Fprintln(stdout, err)
+			}
+		} else if !*asJSON {
+			fmt.Fprintln(stdout, "ok      "+e.Path)
 		}
-		fmt.Fprintln(stdout, "ok      "+e.Path)
+		rep.Files = append(rep.Files, f)
 	}
-	fmt.Fprintf(stdout, "%d valid, %d invalid\n", len(entries)-bad, bad)
+	rep.Valid, rep.Invalid = len(entries)-bad, bad
+	if *asJSON {
+		b, _ := json.MarshalIndent(rep, "", "  ")
+		stdout.Write(append(b, '\n'))
+	} else {
+		fmt.Fprintf(stdout, "%d valid, %d invalid\n", len(entries)-bad, bad)
+	}
 	if bad > 0 {
 		return 2
 	}
 	return 0
 }
 
+// checkJSON is simrun check --json.
+type checkJSON struct {
+	Files   []checkFile `json:"files"`
+	Valid   int         `json:"valid"`
+	Invalid int         `json:"invalid"`
+}
+
+type checkFile struct {
+	Path   string       `json:"path"`
+	Valid  bool         `json:"valid"`
+	Errors []checkError `json:"errors"`
+}
+
+type checkError struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	Message string `json:"message"`
+	Hint    string `json:"hint,omitempty"`
+}
+
 func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("simrun replay", flag.ContinueOnError)
 	var seed seedFlag
 	fs.Var(&seed, "seed", "replay at this seed instead of the scenario's own")
-	mutantName := fs.String("mutant", "", "replay against the reference engine with this named bug switched on (as `simrun fuzz --mutant` found it)")
+	mutantName := fs.String("mutant", "", "replay against the reference engine with this named bug switched on (as simrun fuzz --mutant found it)")
+	asJSON := fs.Bool("json", false, "print the result as one JSON object (as simrun run --json) instead of the transcript")
 	hostCmd := hostFlag(fs)
 	paths, ok := parse(fs, args, stderr)
 	if !ok {
@@ -177,6 +222,10 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	r, ok := runScenarioFile(paths[0], "replay", seed.v, *mutantName, *hostCmd, stderr)
 	if !ok {
 		return 2
+	}
+	if *asJSON {
+		stdout.Write(harness.JSON([]*harness.Result{r}))
+		return harness.Summarize([]*harness.Result{r}).ExitCode()
 	}
 	if r.Transcript != nil {
 		stdout.Write(r.Transcript)

@@ -124,8 +124,9 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if term {
+		total := shardSeeds(c.Seeds, c.Shard, c.Shards)
 		c.OnProgress = func(p explore.Progress) {
-			fmt.Fprintf(stderr, "\r%d seeds  %.0f/s  %d failures  %s\x1b[K", p.SeedsRun, p.Rate(), p.Failures, p.Elapsed.Truncate(100*time.Millisecond))
+			fmt.Fprintf(stderr, "\r%s\x1b[K", progressLine(p, total, c.Duration))
 		}
 	}
 	if os.Getenv("GOGC") == "" {
@@ -234,4 +235,34 @@ func isTerminal(w io.Writer) bool {
 	}
 	m := st.Mode()
 	return m&os.ModeCharDevice != 0 && m&os.ModeDevice != 0
+}
+
+// shardSeeds is how many of a campaign's seeds one shard runs (all of them with no
+// shard; 0 for a campaign bounded by --duration only).
+func shardSeeds(seeds, shard, shards uint64) uint64 {
+	if shards <= 1 {
+		return seeds
+	}
+	if seeds < shard {
+		return 0
+	}
+	return (seeds-shard)/shards + 1
+}
+
+// progressLine is the terminal's progress line: seeds done of the total, rate, failures,
+// elapsed time and the estimated time left (from the rate, or the --duration left when
+// the campaign has no seed count).
+func progressLine(p explore.Progress, total uint64, duration time.Duration) string {
+	done := strconv.FormatUint(p.SeedsRun, 10)
+	eta := "?"
+	switch {
+	case total > 0:
+		done += "/" + strconv.FormatUint(total, 10)
+		if r := p.Rate(); r > 0 && total >= p.SeedsRun {
+			eta = (time.Duration(float64(total-p.SeedsRun)/r*float64(time.Second)) + time.Second/2).Truncate(time.Second).String()
+		}
+	case duration > 0:
+		eta = max(duration-p.Elapsed, 0).Truncate(time.Second).String()
+	}
+	return fmt.Sprintf("%s seeds  %.0f/s  %d failures  %s  ETA %s", done, p.Rate(), p.Failures, p.Elapsed.Truncate(100*time.Millisecond), eta)
 }

@@ -55,10 +55,19 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "help", "-h", "-help", "--help":
+			if args[0] == "help" && len(args) > 1 {
+				return help(args[1], stdout, stderr)
+			}
 			usage(stdout)
+			return 0
+		case "version", "--version", "-version":
+			fmt.Fprintln(stdout, version("simrun"))
 			return 0
 		}
 		if c, ok := commands[args[0]]; ok {
+			if isHelp(args[1:]) {
+				return help(args[0], stdout, stderr)
+			}
 			return c.run(args[1:], stdout, stderr)
 		}
 		if !strings.HasPrefix(args[0], "-") && !looksLikePath(args[0]) {
@@ -66,6 +75,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			usage(stderr)
 			return 2
 		}
+	}
+	if isHelp(args) {
+		return help("run", stdout, stderr)
 	}
 	return commands["run"].run(args, stdout, stderr)
 }
@@ -88,12 +100,14 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "exit codes: 0 all good, 1 a check failed, 2 bad usage or invalid input")
+	fmt.Fprintln(w, "exit codes: 0 all good, 1 a check failed, 2 bad usage or invalid input (fuzz: 130 interrupted)")
+	fmt.Fprintln(w, "simrun help CMD or simrun CMD -h: a command's flags; simrun --version: the build")
 }
 
 // parse parses flags and positional arguments in any order (flags may follow paths).
 func parse(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, bool) {
 	fs.SetOutput(stderr)
+	setUsage(fs)
 	var rest []string
 	for {
 		if err := fs.Parse(args); err != nil {

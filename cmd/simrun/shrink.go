@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -26,9 +27,10 @@ const shrinkUsage = "usage: simrun shrink [--mutant NAME] [--out FILE2] [--budge
 // scenario or one that passes the oracle (nothing to shrink).
 func shrinkMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("simrun shrink", flag.ContinueOnError)
-	mutantName := fs.String("mutant", "", "run against the reference engine with this named bug switched on (as `simrun fuzz --mutant` found it)")
+	mutantName := fs.String("mutant", "", "run against the reference engine with this named bug switched on (as simrun fuzz --mutant found it)")
 	hostCmd := hostFlag(fs)
 	out := fs.String("out", "", "where to write the shrunk scenario (default: FILE with the suffix .shrunk.yaml)")
+	asJSON := fs.Bool("json", false, "print one JSON object: file, invariant, message, steps before and after, runs, the written file and its replay line")
 	budget := fs.Duration("budget", time.Minute, "stop shrinking after this much wall time and keep the smallest case so far")
 	paths, ok := parse(fs, args, stderr)
 	if !ok {
@@ -82,12 +84,31 @@ func shrinkMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "simrun shrink:", err)
 		return 2
 	}
+	replay := explore.ReplayCommand(dest, explore.Options{Mutant: *mutantName, ReplayHost: replayHost(*hostCmd)})
+	if *asJSON {
+		b, _ := json.MarshalIndent(shrinkJSON{File: file, Message: sh.Message, StepsBefore: len(r.Scenario.Steps),
+			StepsAfter: len(sh.Scenario.Steps), Runs: sh.Stats.Runs, BudgetOut: sh.Stats.Exhausted, Wrote: dest, Replay: replay}, "", "  ")
+		stdout.Write(append(b, '\n'))
+		return 0
+	}
 	fmt.Fprintf(stdout, "%s fails %s\n", file, sh.Message)
 	how := ""
 	if sh.Stats.Exhausted {
 		how = ", budget ran out"
 	}
 	fmt.Fprintf(stdout, "shrunk %d -> %d steps (%d runs%s), wrote %s\n", len(r.Scenario.Steps), len(sh.Scenario.Steps), sh.Stats.Runs, how, dest)
-	fmt.Fprintf(stdout, "replay: %s\n", explore.ReplayCommand(dest, explore.Options{Mutant: *mutantName, ReplayHost: replayHost(*hostCmd)}))
+	fmt.Fprintf(stdout, "replay: %s\n", replay)
 	return 0
+}
+
+// shrinkJSON is simrun shrink --json.
+type shrinkJSON struct {
+	File        string `json:"file"`
+	Message     string `json:"message"`
+	StepsBefore int    `json:"steps_before"`
+	StepsAfter  int    `json:"steps_after"`
+	Runs        int    `json:"runs"`
+	BudgetOut   bool   `json:"budget_out"`
+	Wrote       string `json:"wrote"`
+	Replay      string `json:"replay"`
 }

@@ -28,11 +28,7 @@ func timelineMain(args []string, stdout, stderr io.Writer) int {
 	mutantName := fs.String("mutant", "", "run against the reference engine with this named bug switched on")
 	hostCmd := hostFlag(fs)
 	out := fs.String("o", "", "the HTML file to write (- for stdout); required")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, timelineUsage)
-		fmt.Fprintln(stderr, "A run that fails still gets its timeline: the file is written, then simrun exits 1.")
-		fs.PrintDefaults()
-	}
+	asJSON := fs.Bool("json", false, "print the run's result as one JSON object (as simrun run --json) on stdout (not with -o -)")
 	paths, ok := parse(fs, args, stderr)
 	if !ok {
 		return 2
@@ -45,6 +41,10 @@ func timelineMain(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if !knownMutant("simrun timeline", *mutantName, stderr) {
+		return 2
+	}
+	if *asJSON && *out == "-" {
+		fmt.Fprintln(stderr, "simrun timeline: --json and -o - would both write to stdout")
 		return 2
 	}
 	if *out != "-" {
@@ -82,6 +82,9 @@ func timelineMain(args []string, stdout, stderr io.Writer) int {
 	} else if err := fileio.WriteAtomic(*out, page); err != nil {
 		fmt.Fprintln(stderr, "simrun timeline:", err)
 		return 2
+	}
+	if *asJSON && *out != "-" {
+		stdout.Write(harness.JSON([]*harness.Result{r}))
 	}
 	fmt.Fprintln(stderr, r.Line())
 	for _, l := range r.Details() {

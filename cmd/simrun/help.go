@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+)
+
+// synopses are each command's usage line (and what a reader needs besides its flags),
+// printed by `simrun help CMD` and `simrun CMD -h` above the command's flags.
+var synopses = map[string]string{
+	"run":      "simrun [run] [PATH...] [--seed N] [--update] [-v] [--json] [--junit FILE] [--host CMD]\n\nWith no PATH: the embedded scenario library. Ends with \"N passed, N failed\".",
+	"check":    "simrun check PATH... [--json]\n\nValidates scenario files (or every .yaml of a directory) without running them.",
+	"replay":   "simrun replay FILE [--seed N] [--mutant NAME] [--json] [--host CMD]\n\nPrints the transcript on stdout and the verdict on stderr (--json: one JSON object instead).",
+	"coverage": "simrun coverage [PATH...] [--json]\n\nExit 1 when a requirement id is covered by nothing.",
+	"fuzz":     "simrun fuzz [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--json] [--junit FILE] [--no-shrink] [--mutant NAME] [--host CMD]\n\nExit 0 no violation, 1 some, 2 bad usage or an unwritable --out/--junit, 130 interrupted (Ctrl-C, SIGTERM) before every seed ran with none found.",
+	"shrink":   "simrun shrink FILE [--mutant NAME] [--out FILE2] [--budget D] [--json] [--host CMD]\n\nWrites FILE.shrunk.yaml (or FILE2); exit 2 when the scenario passes (nothing to shrink).",
+	"timeline": "simrun timeline FILE [--seed N] [--mutant NAME] [--json] [--host CMD] -o FILE.html   (-o - writes to stdout)\n\nA run that fails still gets its timeline: the file is written, then simrun exits 1.",
+	"mutants":  "simrun mutants [--only NAME,...] [--seeds N] [--start S] [--budget D] [--workers W] [--no-library] [--out DIR] [--json] [--junit FILE] [--host CMD]\n\nExit 0 when the oracle kills every mutant, 1 otherwise, 2 bad usage or a witness that could not be written.",
+}
+
+// setUsage makes fs's -h print the command's synopsis, summary and flags.
+func setUsage(fs *flag.FlagSet) {
+	fs.Usage = func() {
+		w := fs.Output()
+		name := strings.TrimPrefix(fs.Name(), "simrun ")
+		syn, more, _ := strings.Cut(synopses[name], "\n\n")
+		if syn == "" {
+			syn = fs.Name() + " [flags]"
+		}
+		fmt.Fprintln(w, "usage: "+syn)
+		if c, ok := commands[name]; ok {
+			fmt.Fprintln(w)
+			fmt.Fprintln(w, c.summary)
+		}
+		if more != "" {
+			fmt.Fprintln(w, more)
+		}
+		n := 0
+		fs.VisitAll(func(*flag.Flag) { n++ })
+		if n == 0 {
+			fmt.Fprintln(w, "\nno flags")
+			return
+		}
+		fmt.Fprintln(w, "\nflags:")
+		fs.PrintDefaults()
+	}
+}
+
+// isHelp reports whether args ask for help (-h, -help, --help before any "--").
+func isHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
+}
+
+// help prints command name's usage and flags on stdout: exit 0, or 2 for no such command.
+func help(name string, stdout, stderr io.Writer) int {
+	c, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(stderr, "simrun help: unknown command %q\n", name)
+		usage(stderr)
+		return 2
+	}
+	var b bytes.Buffer
+	c.run([]string{"-h"}, io.Discard, &b) // a command's -h only prints its usage
+	stdout.Write(b.Bytes())
+	return 0
+}
+
+// version is "simrun VERSION (REVISION[, modified]) GOVERSION" from the build info: the
+// module version ("(devel)" in a source tree) and the VCS revision the binary was built
+// from, when the go command recorded one.
+func version(prog string) string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return prog + " (no build information)"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	rev, modified := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	out := prog + " " + v
+	if rev != "" {
+		out += " (revision " + rev
+		if modified {
+			out += ", modified"
+		}
+		out += ")"
+	}
+	return out + " " + bi.GoVersion
+}
