@@ -28,6 +28,18 @@ import (
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string) int {
 	if len(args) > 0 {
 		switch args[0] {
+		case "version", "--version", "-version":
+			fmt.Fprintln(stdout, versionLine())
+			return 0
+		case "help":
+			if len(args) > 1 {
+				return commandHelp(args[1], stdout, stderr, env)
+			}
+		}
+		if name, ok := helpWanted(args); ok {
+			return commandHelp(name, stdout, stderr, env)
+		}
+		switch args[0] {
 		case "refhost":
 			return refhostMain(args[1:], stdin, stdout, stderr)
 		case "fuzz":
@@ -53,6 +65,72 @@ const usage = `usage:
 The protocol is twosettle-conform/1 (docs/PROTOCOL.md). Exit codes: 0 conformant, 1 a failure,
 2 bad usage, invalid input or a host that does not speak the protocol.
 `
+
+// helpWanted reports which command -h, -help or --help (before any "--") asks about.
+func helpWanted(args []string) (string, bool) {
+	name := "run"
+	if len(args) > 0 {
+		switch args[0] {
+		case "run", "fuzz", "refhost":
+			name, args = args[0], args[1:]
+		}
+	}
+	for _, a := range args {
+		switch a {
+		case "--":
+			return "", false
+		case "-h", "-help", "--help":
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// commandHelp prints a command's usage line and its flags on stdout (exit 0): the
+// command is run with -h, which only prints them.
+func commandHelp(name string, stdout, stderr io.Writer, env []string) int {
+	var b strings.Builder
+	switch name {
+	case "run":
+		runMain([]string{"-h"}, io.Discard, &b, env)
+	case "fuzz":
+		fuzzMain([]string{"-h"}, io.Discard, &b, env)
+	case "refhost":
+		refhostMain([]string{"-h"}, strings.NewReader(""), io.Discard, &b)
+	default:
+		fmt.Fprintf(stderr, "conform help: unknown command %q (the commands are run, fuzz, refhost)\n", name)
+		return 2
+	}
+	fmt.Fprint(stdout, usage)
+	fmt.Fprintln(stdout)
+	fmt.Fprint(stdout, strings.Replace(b.String(), "Usage of ", "flags of ", 1))
+	return 0
+}
+
+// versionLine is "conform VERSION (revision R[, modified]) GOVERSION" from the build info.
+func versionLine() string {
+	out := "conform " + version()
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		rev, modified := "", false
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				modified = s.Value == "true"
+			}
+		}
+		if rev != "" {
+			out += " (revision " + rev
+			if modified {
+				out += ", modified"
+			}
+			out += ")"
+		}
+		out += " " + bi.GoVersion
+	}
+	return out
+}
 
 func version() string {
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {

@@ -1,0 +1,34 @@
+package conform
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestHelpAndVersion(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		flag string // a flag the command's help must list
+	}{
+		{[]string{"-h"}, "-junit"},
+		{[]string{"run", "--help"}, "-junit"},
+		{[]string{"help", "run"}, "-seed"},
+		{[]string{"fuzz", "-h"}, "-shard"},
+		{[]string{"help", "fuzz"}, "-no-shrink"},
+		{[]string{"refhost", "-h"}, "-mutant"},
+	} {
+		var out, errb bytes.Buffer
+		code := Main(c.args, strings.NewReader(""), &out, &errb, nil)
+		if code != 0 || !strings.Contains(out.String(), c.flag) || !strings.HasPrefix(out.String(), "usage:") {
+			t.Errorf("%v: exit %d, want 0 with %s\n%s%s", c.args, code, c.flag, out.String(), errb.String())
+		}
+	}
+	var out bytes.Buffer
+	if code := Main([]string{"--version"}, nil, &out, &out, nil); code != 0 || !strings.HasPrefix(out.String(), "conform ") {
+		t.Errorf("--version: %d %q", code, out.String())
+	}
+	if code := Main([]string{"help", "nope"}, nil, &out, &out, nil); code != 2 {
+		t.Errorf("help of an unknown command: %d", code)
+	}
+}
