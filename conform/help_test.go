@@ -2,6 +2,7 @@ package conform
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 )
@@ -30,5 +31,25 @@ func TestHelpAndVersion(t *testing.T) {
 	}
 	if code := Main([]string{"help", "nope"}, nil, &out, &out, nil); code != 2 {
 		t.Errorf("help of an unknown command: %d", code)
+	}
+}
+
+func TestOutputLocationsCheckedBeforeTheHostStarts(t *testing.T) {
+	dir := t.TempDir()
+	missing := dir + "/missing/r.xml"
+	file := dir + "/a-file"
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--host", "no-such-host-command", "--junit", missing},
+		{"--host", "no-such-host-command", "--json", missing},
+		{"fuzz", "--host", "no-such-host-command", "--out", file + "/x"},
+	} {
+		var out, errb bytes.Buffer
+		code := Main(args, strings.NewReader(""), &out, &errb, nil)
+		if code != 2 || !strings.Contains(errb.String(), "cannot write") {
+			t.Errorf("%v: exit %d, want 2 naming the output:\n%s", args, code, errb.String())
+		}
 	}
 }
