@@ -2,6 +2,7 @@ package conform
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -51,5 +52,19 @@ func TestOutputLocationsCheckedBeforeTheHostStarts(t *testing.T) {
 		if code != 2 || !strings.Contains(errb.String(), "cannot write") {
 			t.Errorf("%v: exit %d, want 2 naming the output:\n%s", args, code, errb.String())
 		}
+	}
+}
+
+func TestFuzzJSON(t *testing.T) {
+	env := []string{"CONFORM_TEST_HOST=refhost"}
+	var out, errb bytes.Buffer
+	code := Main([]string{"fuzz", "--host", os.Args[0], "--seeds", "3", "--workers", "1", "--out", t.TempDir(), "--json", "-"}, nil, &out, &errb, env)
+	i := strings.Index(out.String(), "{")
+	var j struct {
+		SeedsRun uint64            `json:"seeds_run"`
+		Failures []json.RawMessage `json:"failures"`
+	}
+	if code != 0 || i < 0 || json.Unmarshal([]byte(out.String()[i:]), &j) != nil || j.SeedsRun != 3 || j.Failures == nil {
+		t.Fatalf("exit %d, %+v\n%s%s", code, j, out.String(), errb.String())
 	}
 }

@@ -3,6 +3,7 @@ package conform
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -327,6 +328,7 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 	workers := fs.Int("workers", 0, "parallel workers, one host process each (default: GOMAXPROCS)")
 	out := fs.String("out", "conform-failures", "the directory failures are written to (YAML + transcript)")
 	noShrink := fs.Bool("no-shrink", false, "write failures as generated, without shrinking")
+	jsonOut := fs.String("json", "", "write the campaign as JSON to this file (- for stdout): seeds_run, failures, interrupted")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -341,6 +343,12 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 	if err := fileio.CheckDir(*out); err != nil {
 		fmt.Fprintln(stderr, "conform fuzz: --out:", err)
 		return 2
+	}
+	if *jsonOut != "" && *jsonOut != "-" {
+		if err := fileio.CheckFile(*jsonOut); err != nil {
+			fmt.Fprintln(stderr, "conform fuzz: --json:", err)
+			return 2
+		}
 	}
 	c := explore.Campaign{Start: *start, Seeds: *seeds, Duration: *duration, Workers: *workers, OutDir: *out, NoShrink: *noShrink}
 	if c.Seeds == 0 && c.Duration == 0 {
@@ -399,6 +407,26 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 		fmt.Fprintf(stdout, "  %-32s %d\n", n, names[n])
 	}
 	fmt.Fprintf(stdout, "%d passed, %d failed\n", rep.SeedsRun-uint64(len(rep.Failures)), len(rep.Failures))
+	if *jsonOut != "" {
+		failures := rep.Failures
+		if failures == nil {
+			failures = []explore.Failure{}
+		}
+		b, _ := json.MarshalIndent(struct {
+			Host        string            `json:"host"`
+			SeedsRun    uint64            `json:"seeds_run"`
+			Failures    []explore.Failure `json:"failures"`
+			Interrupted bool              `json:"interrupted"`
+			ElapsedMs   int64             `json:"elapsed_ms"`
+		}{info.Name + " " + info.Version, rep.SeedsRun, failures, rep.Interrupted, rep.Elapsed.Milliseconds()}, "", "  ")
+		b = append(b, '\n')
+		if *jsonOut == "-" {
+			stdout.Write(b)
+		} else if err := fileio.WriteAtomic(*jsonOut, b); err != nil {
+			fmt.Fprintln(stderr, "conform fuzz: --json:", err)
+			return 2
+		}
+	}
 	if len(rep.Failures) > 0 || rep.Interrupted {
 		return 1
 	}

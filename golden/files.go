@@ -26,9 +26,15 @@ func Library(name string) ([]byte, bool) {
 	return b, err == nil
 }
 
-// Read reads a golden file; a missing file is (nil, false, nil).
+// MaxFileSize is the largest golden file Read reads (a transcript of the largest run the
+// scenario limits allow is far below it).
+const MaxFileSize = 1 << 30
+
+// Read reads a golden file, a regular file only (fileio.ReadLimited: a FIFO or a device
+// put where a golden goes is refused, not waited on or read forever); a missing file is
+// (nil, false, nil).
 func Read(path string) ([]byte, bool, error) {
-	b, err := os.ReadFile(path)
+	b, err := fileio.ReadLimited(path, MaxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
