@@ -34,7 +34,7 @@ func openAsks(n int) string {
 // (README, "Scale"), with the oracle (the whole harness run) and without it (engine,
 // clients and simulator only).
 func BenchmarkOpenAsks(b *testing.B) {
-	for _, n := range []int{100, 400, 1000, 3000} {
+	for _, n := range scaleSizes {
 		e := Entry{Path: "open-asks.yaml", Data: []byte(openAsks(n))}
 		for _, withOracle := range []bool{false, true} {
 			name := fmt.Sprintf("asks=%d/oracle=%v", n, withOracle)
@@ -64,3 +64,6 @@ func TestOpenAsksScenarioPasses(t *testing.T) {
 		t.Fatalf("%s %v", r.Line(), r.Failures)
 	}
 }
+
+// scaleSizes are BenchmarkOpenAsks's numbers of open questions (README, "Scale").
+var scaleSizes = []int{100, 400, 1000, 3000}

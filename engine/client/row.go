@@ -48,28 +48,44 @@ type rowInfo struct {
 // with its first result.
 func toolRows(s *sessionView, visit func(rowSource)) (n int) {
 	log := s.events()
-	for i, e := range log {
-		tc, ok := e.Data.(session.ToolCall)
-		if !ok || tc.Name != toolName {
-			continue
-		}
-		n++
-		if visit == nil {
-			continue
-		}
-		src := rowSource{call: tc}
-		for _, f := range log[i+1:] {
-			if r, ok := f.Data.(session.ToolResult); ok && r.CallID == tc.CallID {
-				src.result, src.done = r, true
-				break
-			}
-			if c2, ok := f.Data.(session.ToolCall); ok && c2.CallID == tc.CallID {
-				break
+	if visit == nil {
+		for _, e := range log {
+			if tc, ok := e.Data.(session.ToolCall); ok && tc.Name == toolName {
+				n++
 			}
 		}
+		return n
+	}
+	// One pass pairs each call with the first result of its call id that comes before
+	// another call of the same id (a log with thousands of calls is not rescanned from
+	// each one).
+	var srcs []rowSource
+	var open map[string]int // call id → index in srcs of the call still without a result
+	for _, e := range log {
+		switch d := e.Data.(type) {
+		case session.ToolCall:
+			if open != nil {
+				delete(open, d.CallID) // a later call of the same id ends the earlier one's search
+			}
+			if d.Name != toolName {
+				continue
+			}
+			if open == nil {
+				open = map[string]int{}
+			}
+			open[d.CallID] = len(srcs)
+			srcs = append(srcs, rowSource{call: d})
+		case session.ToolResult:
+			if i, ok := open[d.CallID]; ok {
+				srcs[i].result, srcs[i].done = d, true
+				delete(open, d.CallID)
+			}
+		}
+	}
+	for _, src := range srcs {
 		visit(src)
 	}
-	return n
+	return len(srcs)
 }
 
 type rowSource struct {
