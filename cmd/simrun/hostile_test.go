@@ -135,3 +135,27 @@ func TestHostileInterruptedCampaignIsNotAPass(t *testing.T) {
 		t.Fatal("an interrupted campaign exits 0")
 	}
 }
+
+func TestHostileFuzzInterruptedBySignalExits130(t *testing.T) {
+	type res struct {
+		code     int
+		out, err string
+	}
+	done := make(chan res, 1)
+	go func() {
+		c, o, e := run("fuzz", "--duration", "2m", "--workers", "1", "--out", t.TempDir())
+		done <- res{c, o, e}
+	}()
+	time.Sleep(2 * time.Second) // the campaign has registered its signal handler and is running
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Skip("cannot signal the test process:", err)
+	}
+	select {
+	case r := <-done:
+		if r.code != ExitInterrupted || !strings.Contains(r.out, ", interrupted,") || !strings.Contains(r.err, "exit 130") {
+			t.Fatalf("exit %d, want %d:\n%s%s", r.code, ExitInterrupted, r.out, r.err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the campaign did not stop on SIGTERM")
+	}
+}
