@@ -5,9 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 
+	"github.com/twosettle/twosettle/fileio"
+	"github.com/twosettle/twosettle/golden"
 	"github.com/twosettle/twosettle/harness"
 	"github.com/twosettle/twosettle/scenarios"
 )
@@ -38,6 +39,12 @@ func cmdRecord(args []string, stdout, stderr io.Writer) int {
 	if !knownMutant("simrun record", *mutantName, stderr) {
 		return 2
 	}
+	if *out != "-" {
+		if err := fileio.CheckFile(*out); err != nil {
+			fmt.Fprintln(stderr, "simrun record: -o:", err)
+			return 2
+		}
+	}
 	r, ok := runScenarioFile(paths[0], "record", seed.v, *mutantName, *hostCmd, stderr)
 	if !ok {
 		return 2
@@ -59,7 +66,7 @@ func cmdRecord(args []string, stdout, stderr io.Writer) int {
 	}
 	if *out == "-" {
 		stdout.Write(b.Bytes())
-	} else if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
+	} else if err := fileio.WriteAtomic(*out, b.Bytes()); err != nil {
 		fmt.Fprintln(stderr, "simrun record:", err)
 		return 2
 	}
@@ -81,7 +88,7 @@ func cmdExpect(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: simrun expect [--any-refusal-text] SCENARIO.yaml RUNFILE")
 		return 2
 	}
-	src, err := os.ReadFile(paths[0])
+	src, err := scenarios.ReadFile(paths[0])
 	if err != nil {
 		fmt.Fprintln(stderr, "simrun:", err)
 		return 2
@@ -91,7 +98,7 @@ func cmdExpect(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	data, err := os.ReadFile(paths[1])
+	data, err := fileio.ReadLimited(paths[1], golden.MaxFileSize) // a regular file only, through a limit
 	if err != nil {
 		fmt.Fprintln(stderr, "simrun:", err)
 		return 2

@@ -31,7 +31,7 @@ func TestHostileInputIsRefusedWithExit2(t *testing.T) {
 		{fifo, fifo + ": not a regular file: it is a named pipe (FIFO)"},
 		{big, big + ":1:1: the file is larger than 1048576 bytes (1 MiB)"},
 	}
-	commands := [][]string{{"run"}, {"check"}, {"replay"}, {"shrink"}, {"timeline", "-o", html}, {"coverage"}}
+	commands := [][]string{{"run"}, {"check"}, {"replay"}, {"shrink"}, {"timeline", "-o", html}, {"coverage"}, {"record", "-o", html + ".run"}}
 	for _, in := range inputs {
 		for _, c := range commands {
 			args := append(append([]string{}, c...), in.path)
@@ -71,6 +71,7 @@ func TestHostileOutputLocations(t *testing.T) {
 		{[]string{"mutants", "--only", "legacy-tracked", "--no-library", "--out", under}, "simrun mutants: --out: cannot write to " + under},
 		{[]string{"timeline", scen, "-o", filepath.Join(dir, "missing", "run.html")}, "simrun timeline: -o: cannot write " + filepath.Join(dir, "missing", "run.html")},
 		{[]string{"shrink", scen, "--out", filepath.Join(dir, "missing", "s.yaml")}, "simrun shrink: cannot write " + filepath.Join(dir, "missing", "s.yaml")},
+		{[]string{"record", scen, "-o", filepath.Join(dir, "missing", "r.jsonl")}, "simrun record: -o: cannot write " + filepath.Join(dir, "missing", "r.jsonl")},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args[:1], " "), func(t *testing.T) {
@@ -157,5 +158,15 @@ func TestHostileFuzzInterruptedBySignalExits130(t *testing.T) {
 		}
 	case <-time.After(60 * time.Second):
 		t.Fatal("the campaign did not stop on SIGTERM")
+	}
+}
+
+func TestHostileExpectRefusesARunFileThatIsNotARegularFile(t *testing.T) {
+	scen := write(t, t.TempDir(), "ok-scenario.yaml", okScenario)
+	for _, args := range [][]string{{"expect", scen, "/dev/zero"}, {"expect", "/dev/zero", scen}} {
+		code, out, errs := run(args...)
+		if code != 2 || !strings.Contains(out+errs, "/dev/zero: not a regular file") {
+			t.Fatalf("%v: exit %d\n%s%s", args, code, out, errs)
+		}
 	}
 }
