@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -142,22 +143,34 @@ func TestHostileFuzzInterruptedBySignalExits130(t *testing.T) {
 		code     int
 		out, err string
 	}
+	// The test's own handler keeps a SIGTERM that arrives before the campaign's from
+	// ending the test binary; the signal is repeated until the campaign has taken one.
+	mine := make(chan os.Signal, 8)
+	signal.Notify(mine, syscall.SIGTERM)
+	defer signal.Stop(mine)
 	done := make(chan res, 1)
 	go func() {
 		c, o, e := run("fuzz", "--duration", "2m", "--workers", "1", "--out", t.TempDir())
 		done <- res{c, o, e}
 	}()
-	time.Sleep(2 * time.Second) // the campaign has registered its signal handler and is running
-	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
-		t.Skip("cannot signal the test process:", err)
-	}
-	select {
-	case r := <-done:
-		if r.code != ExitInterrupted || !strings.Contains(r.out, ", interrupted,") || !strings.Contains(r.err, "exit 130") {
-			t.Fatalf("exit %d, want %d:\n%s%s", r.code, ExitInterrupted, r.out, r.err)
+	time.Sleep(time.Second) // the campaign is running
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(60 * time.Second)
+	for {
+		if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+			t.Skip("cannot signal the test process:", err)
 		}
-	case <-time.After(60 * time.Second):
-		t.Fatal("the campaign did not stop on SIGTERM")
+		select {
+		case r := <-done:
+			if r.code != ExitInterrupted || !strings.Contains(r.out, ", interrupted,") || !strings.Contains(r.err, "exit 130") {
+				t.Fatalf("exit %d, want %d:\n%s%s", r.code, ExitInterrupted, r.out, r.err)
+			}
+			return
+		case <-deadline:
+			t.Fatal("the campaign did not stop on SIGTERM")
+		case <-tick.C:
+		}
 	}
 }
 
