@@ -84,6 +84,7 @@ type Service struct {
 	waits    map[waitKey]*waitEntry
 	order    []*waitEntry // live waits in creation order
 	waitSeq  int
+	timers   timerHeap                          // the armings of the live waits' timers, earliest first
 	reserved map[string]map[string]*reservation // Session id -> call id
 }
 
@@ -93,9 +94,11 @@ type waitKey struct {
 }
 
 type waitEntry struct {
+	s    *Service
 	key  waitKey
 	wait *Wait
 	seq  int
+	live bool     // registered (between AskTimed and unregister)
 	ask  timedAsk // the AskTimed call that owns the wait (one allocation for both)
 }
 
@@ -280,9 +283,11 @@ func (s *Service) AskTimed(now int64, r Request, callID string, timeoutMs float6
 		Mutants: s.mutants,
 	})
 	s.waitSeq++
-	entry := &waitEntry{key: key, wait: w, seq: s.waitSeq}
+	entry := &waitEntry{s: s, key: key, wait: w, seq: s.waitSeq, live: true}
 	s.waits[key] = entry
 	s.order = append(s.order, entry)
+	w.entry = entry
+	entry.armed() // the timer NewWait armed
 
 	t := &entry.ask
 	*t = timedAsk{s: s, entry: entry, callID: callID, done: done, wait: wire.Wait{CallID: callID, Timed: true}}
@@ -299,6 +304,7 @@ func (s *Service) AskTimed(now int64, r Request, callID string, timeoutMs float6
 }
 
 func (s *Service) unregister(e *waitEntry) {
+	e.live = false
 	if s.waits[e.key] == e {
 		delete(s.waits, e.key)
 	}
@@ -329,12 +335,10 @@ func (s *Service) AttachWait(now int64, a Agent, callID string, client *signal.S
 
 // NextDeadline is the earliest armed wait timer.
 func (s *Service) NextDeadline() (at int64, ok bool) {
-	for _, e := range s.order {
-		if t, armed := e.wait.Timer(); armed && (!ok || t < at) {
-			at, ok = t, true
-		}
+	if top, has := s.timers.top(); has {
+		return top.at, true
 	}
-	return at, ok
+	return 0, false
 }
 
 // Fire expires every wait whose timer is due at or before now, earliest first (ties in
@@ -343,17 +347,12 @@ func (s *Service) Fire(now int64) bool {
 	s.Advance(now)
 	fired := false
 	for {
-		var next *waitEntry
-		var nextAt int64
-		for _, e := range s.order {
-			if t, armed := e.wait.Timer(); armed && t <= now && (next == nil || t < nextAt) {
-				next, nextAt = e, t
-			}
-		}
-		if next == nil {
+		top, has := s.timers.top()
+		if !has || top.at > now {
 			return fired
 		}
-		next.wait.Fire(now)
+		s.timers.pop()
+		top.e.wait.Fire(now)
 		fired = true
 	}
 }
@@ -401,4 +400,84 @@ func (s *Service) Waits() []wire.WaitState {
 		})
 	}
 	return out
+}
+
+// armed records that e's timer was armed (at its current timerAt) in the service's timer
+// heap. A nil entry (a wait of its own) records nothing.
+func (e *waitEntry) armed() {
+	if e == nil || !e.live {
+		return
+	}
+	if at, ok := e.wait.Timer(); ok {
+		e.s.timers.push(timerItem{at: at, seq: e.seq, e: e})
+	}
+}
+
+// timerItem is one arming of a wait's timer; it is stale once the wait is unregistered,
+// disarmed or re-armed for another time.
+type timerItem struct {
+	at  int64
+	seq int
+	e   *waitEntry
+}
+
+func (t timerItem) current() bool {
+	at, ok := t.e.wait.Timer()
+	return t.e.live && ok && at == t.at
+}
+
+func (t timerItem) before(u timerItem) bool {
+	return t.at < u.at || (t.at == u.at && t.seq < u.seq)
+}
+
+// timerHeap orders the armings of the live waits' timers by time, then by creation (the
+// order Fire expires them in), so that the next deadline is found in logarithmic time
+// however many waits are open; stale armings are dropped when they reach the top.
+type timerHeap []timerItem
+
+// top is the earliest current arming.
+func (h *timerHeap) top() (timerItem, bool) {
+	for len(*h) > 0 {
+		if t := (*h)[0]; t.current() {
+			return t, true
+		}
+		h.pop()
+	}
+	return timerItem{}, false
+}
+
+func (h *timerHeap) push(t timerItem) {
+	*h = append(*h, t)
+	a := *h
+	for i := len(a) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !a[i].before(a[p]) {
+			break
+		}
+		a[i], a[p] = a[p], a[i]
+		i = p
+	}
+}
+
+func (h *timerHeap) pop() {
+	a := *h
+	n := len(a) - 1
+	a[0] = a[n]
+	a[n] = timerItem{}
+	a = a[:n]
+	for i := 0; ; {
+		l, m := 2*i+1, i
+		if l < n && a[l].before(a[m]) {
+			m = l
+		}
+		if r := l + 1; r < n && a[r].before(a[m]) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		a[i], a[m] = a[m], a[i]
+		i = m
+	}
+	*h = a
 }

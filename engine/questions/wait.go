@@ -33,6 +33,9 @@ type Wait struct {
 	last            int64
 	timeoutMs       int64
 	mutants         mutant.Set
+	// entry is the service's record of this wait (nil for a wait on its own): each time
+	// the timer is armed, the service's timer heap learns it (waitEntry.armed).
+	entry *waitEntry
 
 	sigv      signal.Signal // sig's storage
 	claimsBuf [2]*Claim     // claims' first storage
@@ -215,6 +218,7 @@ func (c *Claim) Release(now int64) {
 		// MUTANT release-restarts-timeout: the last release re-arms the full timeout from now.
 		c.w.armed, c.w.timerAt = true, now+c.w.timeoutMs
 		c.w.emit(wire.WaitNote{Kind: wire.WaitArmed, At: c.w.timerAt})
+		c.w.entry.armed()
 		return
 	}
 	if !c.w.closed {
@@ -259,6 +263,7 @@ func (w *Wait) schedule(now int64) {
 	}
 	w.armed, w.timerAt = true, at
 	w.emit(wire.WaitNote{Kind: wire.WaitArmed, At: at})
+	w.entry.armed()
 }
 
 func (w *Wait) tick(now int64) {
