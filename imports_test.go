@@ -28,6 +28,7 @@ type pkgInfo struct {
 	chanTypes []string // positions of channel types
 	strings   []string // string literals, for GW-2's event-name rule
 	selectors []string // qualified identifiers such as wire.QuestionRequest
+	funcs     []string // top-level functions (not methods) the package declares
 }
 
 // impureStd are standard-library packages the engine may not import directly: clocks,
@@ -112,6 +113,20 @@ func checkRules(graph map[string]pkgInfo) []string {
 				if under(dep, "sim") {
 					bad = append(bad, p+": oracle reaches "+dep)
 				}
+				// issue 12: the oracle judges the engine with its own models; of the engine
+				// it may use only the vocabulary (engine/wire, engine/session's event types)
+				if under(dep, "engine") && dep != module+"/engine/wire" && dep != module+"/engine/session" {
+					bad = append(bad, p+": oracle reaches "+dep+" (the oracle keeps its own models: only engine/wire and engine/session's event types)")
+				}
+			}
+			sessionFuncs := map[string]bool{}
+			for _, f := range graph[module+"/engine/session"].funcs {
+				sessionFuncs[f] = true
+			}
+			for _, sel := range info.selectors {
+				if name, ok := strings.CutPrefix(sel, "session."); ok && sessionFuncs[name] {
+					bad = append(bad, p+": oracle calls engine/session's "+sel+" (the oracle keeps its own models: only engine/session's event types)")
+				}
 			}
 		}
 		if under(p, "timeline") {
@@ -190,6 +205,10 @@ func loadGraph(t *testing.T, root string) map[string]pkgInfo {
 					s, _ := strconv.Unquote(n.Value)
 					info.strings = append(info.strings, s)
 				}
+			case *ast.FuncDecl:
+				if n.Recv == nil {
+					info.funcs = append(info.funcs, n.Name.Name)
+				}
 			case *ast.SelectorExpr:
 				if id, ok := n.X.(*ast.Ident); ok {
 					info.selectors = append(info.selectors, id.Name+"."+n.Sel.Name)
@@ -250,6 +269,14 @@ func TestImportRulesCatchViolations(t *testing.T) {
 		}, "engine/host reaches engine/client"},
 		{"client reaches host", map[string]pkgInfo{m("engine/client"): {imports: []string{m("engine/host")}}, m("engine/host"): {}}, "engine/client reaches engine/host"},
 		{"oracle reaches sim", map[string]pkgInfo{m("oracle"): {imports: []string{m("golden")}}, m("golden"): {imports: []string{m("sim")}}, m("sim"): {}}, "oracle reaches"},
+		{"oracle reaches the engine's projection", map[string]pkgInfo{m("oracle"): {imports: []string{m("engine/questions")}}, m("engine/questions"): {}}, "oracle reaches " + m("engine/questions")},
+		{"oracle reaches the engine through the vocabulary", map[string]pkgInfo{
+			m("oracle"): {imports: []string{m("engine/wire")}}, m("engine/wire"): {imports: []string{m("engine/agent")}}, m("engine/agent"): {},
+		}, "oracle reaches " + m("engine/agent")},
+		{"oracle calls the engine's repair", map[string]pkgInfo{
+			m("oracle"):         {imports: []string{m("engine/session")}, selectors: []string{"session.Event", "session.InterruptedTurnClosers"}},
+			m("engine/session"): {funcs: []string{"InterruptedTurnClosers", "RepairTime"}},
+		}, "oracle calls engine/session's session.InterruptedTurnClosers"},
 		{"timeline reaches sim", map[string]pkgInfo{m("timeline"): {imports: []string{m("trace")}}, m("trace"): {imports: []string{m("sim")}}, m("sim"): {}}, "timeline reaches " + m("sim")},
 		{"timeline reaches the host", map[string]pkgInfo{m("timeline"): {imports: []string{m("engine/host")}}, m("engine/host"): {}}, "timeline reaches " + m("engine/host")},
 		{"sim reaches host internals", map[string]pkgInfo{m("sim"): {imports: []string{m("engine/host")}}, m("engine/host"): {}}, "sim reaches engine internals"},
@@ -273,6 +300,8 @@ func TestImportRulesCatchViolations(t *testing.T) {
 		m("engine/wire"):    {imports: []string{m("engine/session"), "strconv"}},
 		m("engine/session"): {imports: []string{"strconv"}},
 		m("sim"):            {imports: []string{m("engine/wire"), "math/rand/v2"}},
+		m("oracle"):         {imports: []string{m("engine/wire"), m("engine/session"), m("trace")}, selectors: []string{"session.Event", "session.ToolOutcomeUnknown"}},
+		m("trace"):          {imports: []string{m("engine/wire")}},
 	}
 	if got := checkRules(clean); len(got) != 0 {
 		t.Fatalf("a clean graph was reported: %q", got)

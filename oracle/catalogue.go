@@ -20,7 +20,7 @@ const (
 const (
 	NeedsWaitNote  = "WaitNote effects"
 	NeedsHostState = "volatile host state (HostState.Waits, Reservations, Pending) with WaitNote effects"
-	NeedsFold      = "the reference projection (engine/questions)"
+	NeedsFold      = "the reference projection (the oracle's own fold of the host's log)"
 	NeedsClients   = "client records (the simulator's reference clients)"
 )
 

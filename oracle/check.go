@@ -523,7 +523,8 @@ func (c *Checker) restartSplit(i int) int {
 			if durable > len(log) {
 				durable = len(log)
 			}
-			posts[s.id] = &post{durable: durable, closers: session.InterruptedTurnClosers(log[:durable]), at: session.RepairTime(log[:durable])}
+			closers, at := RepairClosers(log[:durable])
+			posts[s.id] = &post{durable: durable, closers: closers, at: at}
 		}
 		for j := from; j < c.ap.end; j++ {
 			a, ok := c.recs[j].Payload.(wire.Appended)
@@ -615,8 +616,8 @@ func (c *Checker) restart(i int) {
 		copy(s.logRec, recs)
 		s.persisted, s.persRec = durable, -1
 		s.childLive = false
-		s.closers = session.InterruptedTurnClosers(s.log)
-		s.closerTime, s.closerRec = session.RepairTime(s.log), i
+		s.closers, s.closerTime = RepairClosers(s.log)
+		s.closerRec = i
 		s.pubLen = -1
 	}
 	_ = now

@@ -11,8 +11,14 @@
 //     Apply is its In record plus the host Out records up to the next host In); liveness
 //     invariants are checked on the final state, in the healed phase (after the last fault
 //     or restart, plus Options.BoundMs); validation invariants re-fold the host's log with
-//     the reference projection (engine/questions) and compare every view the host
-//     published (trace validation).
+//     the oracle's own projection (Fold) and compare every view the host published (trace
+//     validation).
+//   - Independent: the oracle's models (the projection fold in fold.go, the crash-repair
+//     expectation in repair.go, and the inbox, reservations, claims and countdowns of the
+//     checker) are written from the requirements (docs/REQUIREMENTS.md), not taken from
+//     the engine, so a bug in the engine's model is not also in its judge.
+//     differential_test.go runs the oracle's fold and repair against the engine's over the
+//     library and fuzz seeds: a disagreement is a finding.
 //   - External hosts: the oracle relies only on the wire vocabulary (commands, effects,
 //     frames, client records) and the final HostState. Invariants that need an optional
 //     protocol feature say so in Invariant.Needs: WaitNote effects (INV-WAIT-LIFECYCLE, and
@@ -29,8 +35,8 @@
 //     arguments, request payloads, RPC args); a Checker reuses its memory between traces.
 //
 // Owns: the catalogue, the checker, the verdict and its text. Imports: the standard
-// library, trace, engine/wire, engine/session and engine/questions (the reference
-// projection and tool name only). It never imports sim (imports_test.go enforces it).
+// library, trace, engine/wire and engine/session's event types; no other engine package
+// and no engine/session function (imports_test.go enforces it), and never sim.
 //
 // Decisions where the spec is silent:
 //   - Time: the runner is assumed exact (the simulator applies every deadline a host
@@ -67,7 +73,7 @@
 //     (a request with or without a wait, a timed wait, pending); a call made before either
 //     is judged once the mode is known. A call of a child owned by a live agent fails
 //     before any answerer and has no wait (CALLER-2); a call whose arguments the tool
-//     cannot read (engine/questions' reader: every question an object with string id and
+//     cannot read (the tool's reader: every question an object with string id and
 //     question, optional fields of their types) or with no question has none either.
 //   - Host waits are keyed by (Session, call id) and owned by the call that created them: a
 //     refused duplicate (ASK-7) or a direct blocking ask() for the same call id never

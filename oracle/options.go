@@ -1,7 +1,6 @@
 package oracle
 
 import (
-	"github.com/twosettle/twosettle/engine/questions"
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 )
@@ -36,7 +35,7 @@ type Options struct {
 	Only []string
 	Skip []string
 	// Fold is the reference projection used for trace validation and the late-answer
-	// rules; nil means engine/questions' projection. NoFold turns those invariants off.
+	// rules; nil means the oracle's own projection (Fold). NoFold turns those invariants off.
 	Fold   func(events []session.Event, inherited int) wire.QuestionsView
 	NoFold bool
 }
@@ -48,11 +47,6 @@ type folder interface {
 	apply(e session.Event)
 	view() wire.QuestionsView
 }
-
-type refProjection struct{ p *questions.Projection }
-
-func (r refProjection) apply(e session.Event)    { r.p.Apply(e) }
-func (r refProjection) view() wire.QuestionsView { return r.p.View() }
 
 // funcFolder adapts Options.Fold (a whole-log fold) to the incremental interface.
 type funcFolder struct {
@@ -78,5 +72,5 @@ func (o *Options) newFolder(inherited int) folder {
 	if o.Fold != nil {
 		return &funcFolder{fold: o.Fold, inherited: inherited}
 	}
-	return refProjection{questions.NewProjection(inherited)}
+	return newProjection(inherited)
 }

@@ -18,7 +18,7 @@ import (
 // askArgs is what the oracle needs of ask_user_question's arguments, read as the tool
 // reads them (engine/questions: a JSON object whose questions array holds {id, question,
 // header?, options?:[{label, description?}], multi_select?} items, every field of its
-// type; the first of repeated keys counts).
+// type; the last of repeated keys counts, as JSON.parse keeps it).
 type askArgs struct {
 	ok          bool     // a JSON object whose questions the tool can read
 	empty       bool     // ok, with no question (the service fails it: EMPTY_QUESTIONS)
@@ -163,11 +163,11 @@ func members(raw []byte) ([]jsonMember, bool) {
 	return out, true
 }
 
-// member is the first member called key (the tool's reader keeps the first).
+// member is the last member called key (JSON.parse keeps the last).
 func member(ms []jsonMember, key string) (json.RawMessage, bool) {
-	for _, m := range ms {
-		if m.key == key {
-			return m.val, true
+	for i := len(ms) - 1; i >= 0; i-- {
+		if ms[i].key == key {
+			return ms[i].val, true
 		}
 	}
 	return nil, false
@@ -201,40 +201,14 @@ func jsonKind(v []byte) byte {
 	return '0'
 }
 
-// timedHeader reports whether a request/header's tools declare the timed schema:
-// ask_user_question with an object parameters whose properties object has timeout (PROJ-2).
-func timedHeader(tools string) bool {
-	if !strings.Contains(tools, "ask_user_question") {
-		return false
-	}
-	var list []map[string]json.RawMessage
-	if json.Unmarshal([]byte(tools), &list) != nil {
-		return false
-	}
-	for _, t := range list {
-		var name string
-		if json.Unmarshal(t["name"], &name) != nil || name != "ask_user_question" {
-			continue
-		}
-		var params map[string]json.RawMessage
-		if json.Unmarshal(t["parameters"], &params) != nil || params == nil {
-			continue
-		}
-		var props map[string]json.RawMessage
-		if json.Unmarshal(params["properties"], &props) != nil || props == nil {
-			continue
-		}
-		if _, ok := props["timeout"]; ok {
-			return true
-		}
-	}
-	return false
-}
-
 // pendingInfo reads a text as the peer's pending test does: a JSON object whose pending
 // key is true. callID is its callId when it is a string.
 func pendingInfo(text string) (pending bool, callID string) {
-	if len(text) < 15 || text[0] != '{' || !strings.Contains(text, `"pending"`) {
+	// fast path: no pending key can be spelt without the word or an escape
+	if len(text) < 15 || !strings.Contains(text, "pending") && !strings.Contains(text, `\u`) {
+		return false, ""
+	}
+	if jsonKind([]byte(text)) != '{' {
 		return false, ""
 	}
 	var m map[string]json.RawMessage

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"strconv"
 
-	"github.com/twosettle/twosettle/engine/questions"
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 )
@@ -287,7 +286,7 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 		}
 		s.calls = append(s.calls, openCall{callID: d.CallID, name: d.Name, turn: d.Turn, step: d.Step, idx: len(s.log) - 1, rec: rec,
 			wake: sleepWake(d.Name, d.Arguments, e.Time)})
-		if d.Name == questions.ToolName {
+		if d.Name == askToolName {
 			args := c.askArgs(d.Arguments)
 			if s.calls2 == nil {
 				s.calls2 = map[string]*callInfo{}
@@ -336,7 +335,7 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 			}
 		}
 		s.ptc = kept
-		if check && oc.name == questions.ToolName {
+		if check && oc.name == askToolName {
 			c.toolResult(s, d, rec)
 		}
 	case session.PTCDispatchStart:
@@ -355,7 +354,7 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 			}
 		}
 		p := openPTC{sub: d.SubCallID, parent: d.Parent, name: d.Name, rec: rec, wake: sleepWake(d.Name, d.Arguments, e.Time)}
-		if d.Name == questions.ToolName {
+		if d.Name == askToolName {
 			args := c.askArgs(d.Arguments)
 			p.ids = args.ids
 			if check {
@@ -376,7 +375,7 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 		}
 		p := s.ptc[i]
 		s.ptc = append(s.ptc[:i], s.ptc[i+1:]...)
-		if d.Name == questions.ToolName && isPending(d.Text) && !d.IsError && len(p.ids) > 0 {
+		if d.Name == askToolName && isPending(d.Text) && !d.IsError && len(p.ids) > 0 {
 			// the sub-call enters the projection (PROJ-7); a later sub-call reusing its id
 			// that does not enter leaves its row alone
 			if s.calls2 == nil {
@@ -384,7 +383,7 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 			}
 			s.calls2[d.SubCallID] = &callInfo{ids: p.ids, rec: p.rec}
 		}
-		if check && d.Name == questions.ToolName {
+		if check && d.Name == askToolName {
 			c.ptcResult(s, d, rec)
 		}
 	case session.UserMessage:
@@ -481,7 +480,7 @@ func (c *Checker) viewAt(s *sessModel, n int) (wire.QuestionsView, bool) {
 	if c.opts.Fold != nil {
 		return c.opts.Fold(s.log[:n], s.inherited), true
 	}
-	return questions.Fold(s.log[:n], s.inherited), true
+	return Fold(s.log[:n], s.inherited), true
 }
 
 // inboxAt folds the inbox of s's log through length n.
