@@ -277,22 +277,29 @@ func (cm *clientModel) reconcile(f wire.SessionUpdate) {
 	if f.Session == "" {
 		return
 	}
-	listed := func(call string) bool {
-		for _, r := range f.Questions.Active {
-			if r.CallID == call {
-				return true
+	// One pass over the update's rows and inbox, one over the client's live requests:
+	// reconcile stays linear in the open questions (an update per change, each listing
+	// every open question, made the checker cubic in them when each card looked its call
+	// up in the rows and the requests).
+	queued := map[string]bool{}
+	for _, l := range [2][]session.Message{f.Inbox.NextStep, f.Inbox.NextTurn} {
+		for _, m := range l {
+			if m.Source.Kind == session.SourceUserQuestionReply {
+				queued[m.Source.CallID] = true
 			}
 		}
-		return false
 	}
+	rowState := make(map[string]string, len(f.Questions.Active)) // the first row of each call
+	for _, r := range f.Questions.Active {
+		if _, ok := rowState[r.CallID]; !ok {
+			rowState[r.CallID] = r.State
+		}
+	}
+	listed := func(call string) bool { _, ok := rowState[call]; return ok }
 	// creates reports whether the update makes a card for call on a page without one
 	creates := func(call string) bool {
-		for _, r := range f.Questions.Active {
-			if r.CallID == call {
-				return r.State == wire.StateContinued && !replyQueuedIn(f.Inbox, call)
-			}
-		}
-		return false
+		st, ok := rowState[call]
+		return ok && st == wire.StateContinued && !queued[call]
 	}
 	for _, r := range f.Questions.Active {
 		if r.CallID != "" {
@@ -319,21 +326,16 @@ func (cm *clientModel) reconcile(f wire.SessionUpdate) {
 	// the client's rows: a continued row whose reply waits in the inbox is left out
 	// (CARD-9), so its card goes too
 	shown := func(call string) bool {
-		for _, r := range f.Questions.Active {
-			if r.CallID == call {
-				return r.State != wire.StateContinued || !replyQueuedIn(f.Inbox, call)
-			}
-		}
-		return false
+		st, ok := rowState[call]
+		return ok && (st != wire.StateContinued || !queued[call])
 	}
-	live := func(k fgKey) bool {
-		for _, ev := range cm.events {
-			if !ev.done && ev.session == k.session && ev.call == k.callID {
-				return true
-			}
+	liveCalls := map[string]bool{}
+	for _, ev := range cm.events {
+		if !ev.done && ev.session == f.Session {
+			liveCalls[ev.call] = true
 		}
-		return false
 	}
+	live := func(k fgKey) bool { return k.session == f.Session && liveCalls[k.callID] }
 	for k, sticky := range cm.cards {
 		if k.session != f.Session || shown(k.callID) || live(k) {
 			continue

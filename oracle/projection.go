@@ -53,8 +53,11 @@ func (c *Checker) checkPublished(i int, s *sessModel, n int, q wire.QuestionsVie
 		}
 	}
 	if c.on(invProjSettleOnAdmit) {
+		// counted once per view (linear in the settled rows, not quadratic)
+		was := settledCounts(s.pubView)
+		now := settledCounts(q)
 		for _, row := range q.Settled {
-			if countSettled(q, row.CallID) <= countSettled(s.pubView, row.CallID) {
+			if now[row.CallID] <= was[row.CallID] {
 				continue
 			}
 			if !settlesIn(s.log[from:n], row.CallID) {
@@ -92,14 +95,12 @@ func (c *Checker) checkPublished(i int, s *sessModel, n int, q wire.QuestionsVie
 	}
 }
 
-func countSettled(v wire.QuestionsView, call string) int {
-	n := 0
+func settledCounts(v wire.QuestionsView) map[string]int {
+	m := make(map[string]int, len(v.Settled))
 	for _, r := range v.Settled {
-		if r.CallID == call {
-			n++
-		}
+		m[r.CallID]++
 	}
-	return n
+	return m
 }
 
 // settlesIn reports whether events record the settlement of call: an admitted reply or
