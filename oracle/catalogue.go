@@ -66,6 +66,11 @@ const (
 	invClientNoManufacturedReply
 	invClientClaimDiscipline
 	invClientExpiry
+	invReservationHeld
+	invClientCards
+	invClientCountdown
+	invClientRows
+	invClientNodes
 	numInvariants
 )
 
@@ -326,6 +331,43 @@ var catalogue = [numInvariants]Invariant{
 		Doc: "A client's local countdown rejects with ASK_TIMED_OUT only after it received the claim frame and its own " +
 			"clock reached the frame's arrival time plus remainingMs (pauses only add), and never for a card its user " +
 			"edited or took time on (the freeze is for good on that client).",
+	},
+	invReservationHeld: {
+		Name: "INV-RESERVATION-HELD", Kind: KindSafety, Guards: []string{"LATE-6", "LATE-7", "LATE-4"},
+		Needs: NeedsHostState,
+		Doc: "The converse of INV-LIVE-NO-LEAK's reservation rule, at every probe and at the end: a reply answer() queued " +
+			"holds its Session's reservation for its call, under its message id, until its turn settles (admitted, " +
+			"discarded, or claimed into a turn that ended without it); a reply restored after a restart is exempt until " +
+			"it is claimed again.",
+	},
+	invClientCards: {
+		Name: "INV-CLIENT-CARDS", Kind: KindSafety, Guards: []string{"CARD-1", "CARD-2", "CARD-9", "CARD-12"},
+		Needs: NeedsClients,
+		Doc: "At every probe and at the end, a page lists one card per (Session, call id); a question request it still " +
+			"holds keeps its call's card through the claim's first frame, listed or not in the projection; a continued " +
+			"card whose reply waits in the page's inbox view is not listed unless a live request holds it.",
+	},
+	invClientCountdown: {
+		Name: "INV-CLIENT-COUNTDOWN", Kind: KindSafety, Guards: []string{"CD-2", "CD-3", "CD-5", "CD-9"},
+		Needs: NeedsClients,
+		Doc: "At every probe and at the end, a focused card's countdown does not run (focus pauses it, also a focus made " +
+			"before the claim handshake); a card shows editing only after its user edited it on this client and waiting " +
+			"only after a Take time on this client (a recommended preselection, paging and focus are not edits; Take " +
+			"time holds only its own client).",
+	},
+	invClientRows: {
+		Name: "INV-CLIENT-ROWS", Kind: KindSafety, Guards: []string{"ROW-1", "ROW-2", "ROW-3"},
+		Needs: NeedsClients,
+		Doc: "At every probe and at the end, a legacy call's tool row offers no action, and a row whose call the page's " +
+			"projection lists active with no reply of it queued in the page's inbox offers Answer (also once a queued " +
+			"reply was discarded).",
+	},
+	invClientNodes: {
+		Name: "INV-CLIENT-NODES", Kind: KindSafety, Guards: []string{"NODE-1", "NODE-3"},
+		Needs: NeedsClients,
+		Doc: "At every probe and at the end, a page draws one late-reply node for each user/message of the log it " +
+			"received whose source is a late reply (user-question-reply, a call id, outcome answered), and none for " +
+			"anything else (the same JSON pasted into an ordinary message, another outcome).",
 	},
 }
 

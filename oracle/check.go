@@ -53,6 +53,8 @@ type Checker struct {
 	asks map[string]askArgs // parseAskArgs of each arguments text read in this Check
 
 	headers map[string]bool // timedHeader by tools JSON, kept across traces
+
+	restarts int // host restarts so far
 }
 
 // timedHeader classifies a header's tools once per distinct JSON (hosts repeat theirs).
@@ -156,6 +158,7 @@ func (c *Checker) reset(t *trace.Trace) {
 	c.directs = map[string]*directOp{}
 	c.rpcs = map[rpcKey]*rpcCall{}
 	c.accepted = c.accepted[:0]
+	c.restarts = 0
 	c.clients = map[string]*clientModel{}
 	c.ap = applyCtx{}
 	if c.asks == nil {
@@ -218,6 +221,10 @@ func (c *Checker) Check(t *trace.Trace) Verdict {
 				if f.Kind == faultHostStall {
 					c.lazy = true
 				}
+			}
+		case trace.Probe:
+			if sn, ok := r.Payload.(trace.Snapshot); ok {
+				c.snapshot(i, &sn.Host, sn.Clients)
 			}
 		case trace.Out:
 			switch p := r.Payload.(type) {
@@ -590,6 +597,7 @@ func (c *Checker) restartSplit(i int) int {
 // restart crashes the host: every Session keeps its persisted prefix, everything volatile
 // is gone, and the next events of each Session must be its repair closers.
 func (c *Checker) restart(i int) {
+	c.restarts++
 	now := c.recs[i].Time
 	for _, s := range c.sessOrder {
 		durable := s.persisted

@@ -28,6 +28,13 @@ type clientModel struct {
 	settled map[fgKey]bool // calls the last update showed settled and not active
 	torn    bool           // the questions UI was torn down (no reconciliation)
 
+	// what the page last received of each Session (since its last load): the projection
+	// and inbox views and the log length, which its rows, cards and nodes show
+	views map[string]*clientView
+	// Sessions ("" for any) where an edit or Take time went to a card the trace does not
+	// name (the composer seat among several cards): which card froze is not known
+	blind map[string]bool
+
 	cur        int
 	submit     bool // the current input is the user's submit
 	submitUsed bool
@@ -62,7 +69,7 @@ type clientResult struct {
 func (c *Checker) client(name string) *clientModel {
 	cm := c.clients[name]
 	if cm == nil {
-		cm = &clientModel{name: name, events: map[string]*clientEvent{}, streams: map[string]*clientStream{},
+		cm = &clientModel{name: name, events: map[string]*clientEvent{}, streams: map[string]*clientStream{}, views: map[string]*clientView{}, blind: map[string]bool{},
 			results: map[string]*clientResult{}, frozen: map[fgKey]int{}, frozeAt: map[fgKey]int{}, nq: map[fgKey]int{}, cards: map[fgKey]bool{}, settled: map[fgKey]bool{}}
 		c.clients[name] = cm
 	}
@@ -153,6 +160,7 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 			clear(cm.cards) // a new page: its cards come from the next updates and replays
 			cm.reloads++
 			clear(cm.settled)
+			clear(cm.views)
 			cm.torn = false
 		}
 	case wire.User:
@@ -177,10 +185,14 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 			cm.submit = true // skip on the last question submits (docs/PEER.md §6.6)
 			if k, ok := cm.cardKey(a); ok {
 				cm.freeze(k, i) // a draft mutation (CD-4)
+			} else {
+				cm.blind[a.Session] = true
 			}
 		case wire.ActType, wire.ActChoose, wire.ActTakeTime:
 			if k, ok := cm.cardKey(a); ok {
 				cm.freeze(k, i)
+			} else {
+				cm.blind[a.Session] = true
 			}
 		}
 	}
@@ -277,6 +289,7 @@ func (cm *clientModel) reconcile(f wire.SessionUpdate) {
 	if f.Session == "" {
 		return
 	}
+	cm.received(f)
 	// One pass over the update's rows and inbox, one over the client's live requests:
 	// reconcile stays linear in the open questions (an update per change, each listing
 	// every open question, made the checker cubic in them when each card looked its call

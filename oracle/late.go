@@ -17,6 +17,7 @@ type acceptance struct {
 	rec           int
 	time          int64
 	lost          bool
+	epoch         int // restarts before it was accepted
 }
 
 func jsonUnmarshalBatch(raw []byte, out *[]wire.AnswerItem) bool {
@@ -153,7 +154,7 @@ func (c *Checker) answerOutcome(i, callRec int, sessionID string, a answerArgs, 
 	if ci := s.calls2[a.callID]; ci != nil && ci.legacy {
 		c.fail(invLegacyUntracked, i, name+": answer() accepted a reply for a legacy call", ci.rec, callRec)
 	}
-	c.accepted = append(c.accepted, &acceptance{s: s, msgID: ri.msgID, callID: a.callID, idx: ri.idx, insertRec: ri.rec, rec: i, time: c.recs[i].Time})
+	c.accepted = append(c.accepted, &acceptance{s: s, msgID: ri.msgID, callID: a.callID, idx: ri.idx, insertRec: ri.rec, rec: i, time: c.recs[i].Time, epoch: c.restarts})
 }
 
 // checkReplyMessage checks the queued reply's source and text (LATE-4).

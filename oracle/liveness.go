@@ -91,6 +91,7 @@ func (c *Checker) final(f *trace.Final) {
 	}
 
 	c.leaks(f)
+	c.snapshot(FinalRecord, &f.Host, f.Clients)
 }
 
 // leaks compares the host's volatile state at the end with the oracle's model.

@@ -1,0 +1,71 @@
+package oracle
+
+import (
+	"github.com/twosettle/twosettle/engine/session"
+	"github.com/twosettle/twosettle/engine/wire"
+)
+
+// clientView is what one page last received of one Session: the views its cards, rows
+// and nodes are computed from (spec §6.5, §7).
+type clientView struct {
+	questions wire.QuestionsView
+	inbox     wire.InboxView
+	logLen    int // events received so far
+}
+
+// received records a SessionUpdate the page took.
+func (cm *clientModel) received(f wire.SessionUpdate) {
+	v := cm.views[f.Session]
+	if v == nil {
+		v = &clientView{}
+		cm.views[f.Session] = v
+	}
+	v.questions, v.inbox = f.Questions, f.Inbox
+	if f.Reset {
+		v.logLen = len(f.Events)
+	} else if n := f.From + len(f.Events); n > v.logLen {
+		v.logLen = n
+	}
+}
+
+// queuedFor reports whether the page's last inbox view of its Session holds a late
+// reply for call (a message whose source is user-question-reply for that call).
+func (v *clientView) queuedFor(call string) bool {
+	for _, l := range [2][]session.Message{v.inbox.NextStep, v.inbox.NextTurn} {
+		for _, m := range l {
+			if m.Source.Kind == session.SourceUserQuestionReply && m.Source.CallID != "" && m.Source.CallID == call {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// liveRequest reports whether the page holds a live forwarded question request for the
+// call (its card stays through the claim's first frame, CARD-2).
+func (cm *clientModel) liveRequest(sess, call string) bool {
+	for _, ev := range cm.events {
+		if ev.question && !ev.done && ev.session == sess && ev.call == call {
+			return true
+		}
+	}
+	return false
+}
+
+// snapshot runs the invariants that read what actors show (cards, countdowns, rows,
+// nodes, the host's reservations) on a probe's snapshot or the final state: i is the
+// probe record, or FinalRecord.
+func (c *Checker) snapshot(i int, host *wire.HostState, clients []wire.ClientState) {
+	c.reservationsHeld(i, host)
+	for k := range clients {
+		cs := &clients[k]
+		cm := c.clients[cs.Client]
+		if cm == nil {
+			continue
+		}
+		c.clientCards(i, cm, cs)
+		c.clientCountdowns(i, cm, cs)
+		c.clientRows(i, cm, cs)
+		c.clientNodes(i, cm, cs)
+	}
+}

@@ -1,0 +1,50 @@
+package oracle
+
+import "github.com/twosettle/twosettle/engine/wire"
+
+// INV-CLIENT-CARDS (CARD-1, CARD-2, CARD-9): what a page lists as question cards, at
+// every probe and at the end, against what that page received:
+//   - one card per (Session, call id) (CARD-1);
+//   - a forwarded question request the page still holds keeps its call's card, before
+//     and through its claim's first frame, whether or not the projection lists the call
+//     yet (CARD-2);
+//   - a continued card whose reply waits in the page's inbox view is not listed, unless a
+//     live request still holds it (CARD-9; a discard brings it back with the next view).
+//
+// Review panels (a settled call's reopened read-only answers) are not question cards.
+
+func (c *Checker) clientCards(i int, cm *clientModel, cs *wire.ClientState) {
+	if !c.on(invClientCards) {
+		return
+	}
+	seen := make(map[fgKey]bool, len(cs.Cards))
+	for _, k := range cs.Cards {
+		if k.CallID == "" || k.Kind == "review" {
+			continue
+		}
+		key := fgKey{k.Session, k.CallID}
+		if seen[key] {
+			c.fail(invClientCards, i, cm.name+": two cards for "+k.Session+"/"+k.CallID)
+			return
+		}
+		seen[key] = true
+		if k.State == wire.StateContinued {
+			if v := cm.views[k.Session]; v != nil && v.queuedFor(k.CallID) && !cm.liveRequest(k.Session, k.CallID) {
+				c.fail(invClientCards, i, cm.name+": continued card "+k.Key+" is listed while its reply waits in the inbox the page shows", cm.cur)
+				return
+			}
+		}
+	}
+	if cm.torn {
+		return // a teardown removed every card (CARD-12)
+	}
+	for _, ev := range cm.events {
+		if !ev.question || ev.done || ev.call == "" {
+			continue
+		}
+		if !seen[fgKey{ev.session, ev.call}] {
+			c.fail(invClientCards, i, cm.name+": request ev="+ev.id+" for "+ev.session+"/"+ev.call+" is still held but the page lists no card for it", ev.rec)
+			return
+		}
+	}
+}
