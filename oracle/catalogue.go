@@ -71,6 +71,7 @@ const (
 	invClientCountdown
 	invClientRows
 	invClientNodes
+	invServiceContract
 	numInvariants
 )
 
@@ -368,6 +369,13 @@ var catalogue = [numInvariants]Invariant{
 		Doc: "At every probe and at the end, a page draws one late-reply node for each user/message of the log it " +
 			"received whose source is a late reply (user-question-reply, a call id, outcome answered), and none for " +
 			"anything else (the same JSON pasted into an ordinary message, another outcome).",
+	},
+	invServiceContract: {
+		Name: "INV-SERVICE-CONTRACT", Kind: KindSafety, Guards: []string{"ASK-1", "ASK-2", "ASK-6"},
+		Doc: "The question service's own refusals on its direct API: askTimed with a timeout that is not an integer " +
+			"number of ms in 1..2147483647 fails BAD_TIMEOUT before liveness and dispatch; ask with an already aborted " +
+			"signal fails ASK_ABORTED and with no question EMPTY_QUESTIONS, before any answerer (askTimed too, once its " +
+			"timeout is valid, its caller the live root and its call id free).",
 	},
 }
 

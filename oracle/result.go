@@ -85,6 +85,7 @@ func (c *Checker) directResult(i int, x wire.DirectResult) {
 		return
 	}
 	delete(c.directs, x.ID)
+	c.serviceContract(i, d, x)
 	if d.stale && (x.Err == nil || x.Value != nil) {
 		c.fail(invCallerRootOnly, i, "direct "+d.op+" by a caller that is not the live root ("+d.agent+") succeeded", d.rec)
 	}

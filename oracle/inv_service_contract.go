@@ -1,0 +1,47 @@
+package oracle
+
+import "github.com/twosettle/twosettle/engine/wire"
+
+// INV-SERVICE-CONTRACT (ASK-1, ASK-2, ASK-6): the question service's own refusals, on
+// its direct API (a conformance suite's calls), whatever else the host does:
+//   - askTimed with a timeout that is not an integer number of ms in 1..2147483647 fails
+//     BAD_TIMEOUT, before liveness and dispatch (ASK-6);
+//   - ask with an already aborted signal fails ASK_ABORTED (ASK-1), and with no question
+//     EMPTY_QUESTIONS (ASK-2), before any answerer; askTimed too, once its timeout is
+//     valid, its caller the live root and no other wait holds its call id.
+
+func (c *Checker) serviceContract(i int, d *directOp, x wire.DirectResult) {
+	if !c.on(invServiceContract) || d.op == wire.OpAnswer {
+		return
+	}
+	want, why := "", ""
+	validTimeout := true
+	if d.op == wire.OpAskTimed {
+		t := d.body.TimeoutMs
+		validTimeout = t != nil && *t >= 1 && *t <= 2147483647 && *t == float64(int64(*t))
+		if !validTimeout {
+			want, why = wire.BadTimeout, "askTimed with an invalid timeout"
+		}
+	}
+	reaches := d.op == wire.OpAsk || validTimeout && d.agent == wire.AgentLive && !d.stale && (d.fg == nil || !d.fg.dupWait)
+	if want == "" && reaches {
+		qs, isArr := jsonArray(d.body.Questions)
+		switch {
+		case d.body.Aborted:
+			want, why = wire.AskAborted, d.op+" with an already aborted signal"
+		case isArr && len(qs) == 0:
+			want, why = wire.EmptyQuestions, d.op+" with no question"
+		}
+	}
+	if want == "" {
+		return
+	}
+	got := "a value " + clip(string(x.Value))
+	if x.Err != nil {
+		if x.Err.Code == want {
+			return
+		}
+		got = "error " + x.Err.Code
+	}
+	c.fail(invServiceContract, i, "direct "+d.op+" "+x.ID+": "+why+" must fail "+want+", got "+got, d.rec)
+}

@@ -1,0 +1,94 @@
+package oracle_test
+
+import (
+	"github.com/twosettle/twosettle/engine/wire"
+	"github.com/twosettle/twosettle/trace"
+)
+
+// probeAfter inserts a probe with snap right after record i (at its time) and returns the
+// probe's index.
+func probeAfter(m *mut, i int, snap trace.Snapshot) int {
+	snap.Label = "test"
+	m.insert(i+1, trace.Record{Time: m.tr.Records[i].Time, Actor: trace.ActorSim, Kind: trace.Probe, Payload: snap})
+	return i + 1
+}
+
+func init() {
+	violationCases = append(violationCases,
+		violationCase{inv: "INV-CLIENT-CARDS", name: "CARD-2 a held request keeps its card before the projection lists the call", base: "timed",
+			break_: func(m *mut) int {
+				i := m.find(0, "c2@", "in frame waterfall", `"callId":"q2"`)
+				return probeAfter(m, i, trace.Snapshot{Clients: []wire.ClientState{{Client: "c2", Gen: 1, Connected: true}}})
+			}},
+		violationCase{inv: "INV-CLIENT-CARDS", name: "CARD-9 a continued card whose reply is queued is not listed", base: "timed",
+			break_: func(m *mut) int {
+				i := m.find(0, "c1@", "in frame session s1", "inbox{next-step=[msg-2(reply:q2)]")
+				return probeAfter(m, i, trace.Snapshot{Clients: []wire.ClientState{{Client: "c1", Gen: 1, Connected: true, Cards: []wire.CardState{
+					{Key: "question:s1:q2", Session: "s1", CallID: "q2", Kind: "question", State: wire.StateContinued, WaitState: wire.WaitStateContinued, Channel: wire.ChannelRPC, Shown: true},
+				}}}})
+			}},
+		violationCase{inv: "INV-CLIENT-COUNTDOWN", name: "CD-5 a card shows editing only after its user edited it", base: "timed",
+			break_: func(m *mut) int {
+				i := m.find(0, "c2@", "in frame waterfall", `"callId":"q2"`)
+				return probeAfter(m, i, trace.Snapshot{Clients: []wire.ClientState{{Client: "c2", Gen: 1, Connected: true, Cards: []wire.CardState{
+					{Key: "question:s1:q2", Session: "s1", CallID: "q2", Kind: "question", State: wire.StateOpen, WaitState: wire.WaitStateEditing, Channel: wire.ChannelWaterfall, Shown: true},
+				}}}})
+			}},
+		violationCase{inv: "INV-CLIENT-COUNTDOWN", name: "CD-3 a focused card's countdown does not run", base: "timed",
+			break_: func(m *mut) int {
+				i := m.find(0, "c2@", "in frame waterfall", `"callId":"q2"`)
+				return probeAfter(m, i, trace.Snapshot{Clients: []wire.ClientState{{Client: "c2", Gen: 1, Connected: true, Cards: []wire.CardState{
+					{Key: "question:s1:q2", Session: "s1", CallID: "q2", Kind: "question", State: wire.StateOpen, WaitState: wire.WaitStateFocused,
+						Countdown: &wire.Countdown{RemainingMs: 2000, Running: true}, Channel: wire.ChannelWaterfall, Shown: true},
+				}}}})
+			}},
+		violationCase{inv: "INV-CLIENT-ROWS", name: "ROW-1 an answerable row with no queued reply offers Answer", base: "timed",
+			break_: func(m *mut) int {
+				i := m.find(0, "c2@", "in frame session s1", "questions{active=[q2:continued]")
+				return probeAfter(m, i, trace.Snapshot{Clients: []wire.ClientState{{Client: "c2", Gen: 1, Connected: true, Rows: []wire.RowState{
+					{Session: "s1", CallID: "q2", Summary: "closed", State: "ok"},
+				}}}})
+			}},
+		violationCase{inv: "INV-CLIENT-ROWS", name: "ROW-3 a legacy row offers no question action", base: "legacy",
+			break_: func(m *mut) int {
+				m.tr.Final.Clients = append([]wire.ClientState(nil), m.tr.Final.Clients...)
+				m.tr.Final.Clients[0].Rows = []wire.RowState{{Session: "s1", CallID: "q1", State: "ok", Action: "View answers"}}
+				return final
+			}},
+		violationCase{inv: "INV-CLIENT-NODES", name: "NODE-1 every late reply of the received log has its node", base: "timed",
+			break_: func(m *mut) int {
+				m.tr.Final.Clients = append([]wire.ClientState(nil), m.tr.Final.Clients...)
+				m.tr.Final.Clients[0].Nodes = nil
+				return final
+			}},
+		violationCase{inv: "INV-CLIENT-NODES", name: "NODE-1 an ordinary message is not a reply", base: "timed",
+			break_: func(m *mut) int {
+				m.tr.Final.Clients = append([]wire.ClientState(nil), m.tr.Final.Clients...)
+				m.tr.Final.Clients[0].Nodes = append([]wire.NodeState{{Session: "s1", Seq: 5, CallID: "q1"}}, m.tr.Final.Clients[0].Nodes...)
+				return final
+			}},
+		violationCase{inv: "INV-RESERVATION-HELD", name: "LATE-6 a queued reply holds its reservation until admitted", base: "timed",
+			break_: func(m *mut) int {
+				i := m.find(0, "host out reply c2.1 rpc=c2-r2", `"value":true`)
+				return probeAfter(m, i, trace.Snapshot{Host: wire.HostState{}})
+			}},
+		violationCase{inv: "INV-SERVICE-CONTRACT", name: "ASK-6 askTimed with timeout 0 fails BAD_TIMEOUT", base: "timed",
+			break_: func(m *mut) int {
+				n := len(m.tr.Records)
+				at := m.tr.Records[n-1].Time
+				m.insert(n, trace.Record{Time: at, Actor: trace.ActorHost, Kind: trace.In, Payload: wire.Direct{ID: "d1", Op: wire.OpAskTimed, Session: "s1", Agent: wire.AgentLive,
+					Body: []byte(`{"callId":"w1","timeoutMs":0,"questions":[{"id":"a","question":"A?"}]}`)}})
+				m.insert(n+1, trace.Record{Time: at, Actor: trace.ActorHost, Kind: trace.Out, Payload: wire.DirectResult{ID: "d1", Value: []byte(`{"pending":true,"callId":"w1"}`)}})
+				return n + 1
+			}},
+		violationCase{inv: "INV-SERVICE-CONTRACT", name: "ASK-2 ask with no question fails EMPTY_QUESTIONS", base: "timed",
+			break_: func(m *mut) int {
+				n := len(m.tr.Records)
+				at := m.tr.Records[n-1].Time
+				m.insert(n, trace.Record{Time: at, Actor: trace.ActorHost, Kind: trace.In, Payload: wire.Direct{ID: "d1", Op: wire.OpAsk, Session: "s1", Agent: wire.AgentLive,
+					Body: []byte(`{"questions":[]}`)}})
+				m.insert(n+1, trace.Record{Time: at, Actor: trace.ActorHost, Kind: trace.Out, Payload: wire.DirectResult{ID: "d1", Err: &wire.Error{Name: "UserQuestionError", Code: wire.AskAborted, Message: "x"}}})
+				return n + 1
+			}},
+	)
+}
