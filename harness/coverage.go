@@ -16,12 +16,24 @@ type CoverageRow struct {
 	Text       string   `json:"text"`
 	Scenarios  []string `json:"scenarios"`
 	Invariants []string `json:"invariants"`
+	// Unguarded is set when no invariant guards the id: why (oracle.Unguarded), its kind
+	// (untraceable, or a gap) and the tests or scenarios that cover it instead.
+	Unguarded *Unguarded `json:"unguarded,omitempty"`
+}
+
+// Unguarded says why no invariant guards an id and what covers it instead.
+type Unguarded struct {
+	Kind      string   `json:"kind"`
+	Reason    string   `json:"reason"`
+	CoveredBy []string `json:"coveredBy"`
 }
 
 // CoverageReport covers every requirement id, in docs/REQUIREMENTS.md order.
 type CoverageReport struct {
 	Requirements []CoverageRow `json:"requirements"`
 	Uncovered    []string      `json:"uncovered"`
+	// Guarded is how many ids at least one invariant guards.
+	Guarded int `json:"guarded"`
 }
 
 // Coverage builds the report from scenario files (the library, by default): a scenario
@@ -53,11 +65,20 @@ func Coverage(entries []Entry) (*CoverageReport, error) {
 			inv[id] = append(inv[id], in.Name)
 		}
 	}
+	exempt := map[string]oracle.Exemption{}
+	for _, e := range oracle.Unguarded() {
+		exempt[e.ID] = e
+	}
 	rep := &CoverageReport{Uncovered: []string{}}
 	for _, r := range scenarios.Requirements() {
 		row := CoverageRow{ID: r.ID, Text: r.Text, Scenarios: append([]string{}, byID[r.ID]...), Invariants: append([]string{}, inv[r.ID]...)}
 		sort.Strings(row.Scenarios)
 		sort.Strings(row.Invariants)
+		if len(row.Invariants) > 0 {
+			rep.Guarded++
+		} else if e, ok := exempt[r.ID]; ok {
+			row.Unguarded = &Unguarded{Kind: e.Kind, Reason: e.Reason, CoveredBy: e.CoveredBy}
+		}
 		rep.Requirements = append(rep.Requirements, row)
 		if len(row.Scenarios) == 0 {
 			rep.Uncovered = append(rep.Uncovered, r.ID)
@@ -72,12 +93,16 @@ func (c *CoverageReport) JSON() []byte {
 	return append(b, '\n')
 }
 
-// Text renders one line per covered id, then the uncovered ids last:
+// Text renders one line per covered id, then the uncovered ids, then how many ids the
+// oracle guards, last:
 //
 //	WAIT-1    scenarios: a, b   invariants: INV-WAIT-DEADLINE-FIXED
+//	GW-4      scenarios: c   unguarded (untraceable): covered by test engine/gateway/gateway_test.go, scenario c
 //	...
 //	uncovered: 2 of 110 requirement ids
 //	  ROW-3   A legacy row offers no question action.
+//	unguarded: 7 untraceable, 19 gaps (why, and what covers them instead: simrun coverage --json)
+//	84/110 ids guarded by the oracle
 func (c *CoverageReport) Text() string {
 	var b strings.Builder
 	for _, r := range c.Requirements {
@@ -91,23 +116,35 @@ func (c *CoverageReport) Text() string {
 			b.WriteString("   invariants: ")
 			b.WriteString(strings.Join(r.Invariants, ", "))
 		}
+		if u := r.Unguarded; u != nil {
+			b.WriteString("   unguarded (" + u.Kind + "): covered by " + strings.Join(u.CoveredBy, ", "))
+		}
 		b.WriteByte('\n')
 	}
 	n := len(c.Requirements)
 	if len(c.Uncovered) == 0 {
 		b.WriteString("every one of the " + itoa(n) + " requirement ids is covered by a scenario\n")
-		return b.String()
-	}
-	b.WriteString("uncovered: " + itoa(len(c.Uncovered)) + " of " + itoa(n) + " requirement ids\n")
-	for _, r := range c.Requirements {
-		if len(r.Scenarios) == 0 {
-			line := "  " + pad(r.ID, 10) + r.Text
-			if len(r.Invariants) > 0 {
-				line += " (invariants: " + strings.Join(r.Invariants, ", ") + ")"
+	} else {
+		b.WriteString("uncovered: " + itoa(len(c.Uncovered)) + " of " + itoa(n) + " requirement ids\n")
+		for _, r := range c.Requirements {
+			if len(r.Scenarios) == 0 {
+				line := "  " + pad(r.ID, 10) + r.Text
+				if len(r.Invariants) > 0 {
+					line += " (invariants: " + strings.Join(r.Invariants, ", ") + ")"
+				}
+				b.WriteString(line + "\n")
 			}
-			b.WriteString(line + "\n")
 		}
 	}
+	kinds := map[string]int{}
+	for _, r := range c.Requirements {
+		if r.Unguarded != nil {
+			kinds[r.Unguarded.Kind]++
+		}
+	}
+	b.WriteString("unguarded: " + itoa(kinds[oracle.Untraceable]) + " untraceable, " + itoa(kinds[oracle.Gap]) +
+		" gaps (why, and what covers them instead: simrun coverage --json)\n")
+	b.WriteString(itoa(c.Guarded) + "/" + itoa(n) + " ids guarded by the oracle\n")
 	return b.String()
 }
 

@@ -1,6 +1,10 @@
 package oracle
 
-import "github.com/twosettle/twosettle/engine/wire"
+import (
+	"encoding/json"
+
+	"github.com/twosettle/twosettle/engine/wire"
+)
 
 // INV-SERVICE-CONTRACT (ASK-1, ASK-2, ASK-6): the question service's own refusals, on
 // its direct API (a conformance suite's calls), whatever else the host does:
@@ -8,7 +12,9 @@ import "github.com/twosettle/twosettle/engine/wire"
 //     BAD_TIMEOUT, before liveness and dispatch (ASK-6);
 //   - ask with an already aborted signal fails ASK_ABORTED (ASK-1), and with no question
 //     EMPTY_QUESTIONS (ASK-2), before any answerer; askTimed too, once its timeout is
-//     valid, its caller the live root and no other wait holds its call id.
+//     valid, its caller the live root and no other wait holds its call id;
+//   - a live root's ask with an intent whose approve is not one of its question's option
+//     labels, or with no detail, fails BAD_INTENT (ASK-3).
 
 func (c *Checker) serviceContract(i int, d *directOp, x wire.DirectResult) {
 	if !c.on(invServiceContract) || d.op == wire.OpAnswer {
@@ -31,6 +37,8 @@ func (c *Checker) serviceContract(i int, d *directOp, x wire.DirectResult) {
 			want, why = wire.AskAborted, d.op+" with an already aborted signal"
 		case isArr && len(qs) == 0:
 			want, why = wire.EmptyQuestions, d.op+" with no question"
+		case d.op == wire.OpAsk && d.agent == wire.AgentLive && !d.stale && badIntent(d.body.Questions):
+			want, why = wire.BadIntent, "ask with an intent whose approve is no option label or with no detail"
 		}
 	}
 	if want == "" {
@@ -44,4 +52,34 @@ func (c *Checker) serviceContract(i int, d *directOp, x wire.DirectResult) {
 		got = "error " + x.Err.Code
 	}
 	c.fail(invServiceContract, i, "direct "+d.op+" "+x.ID+": "+why+" must fail "+want+", got "+got, d.rec)
+}
+
+// badIntent reports whether a question with an intent has an approve that is none of its
+// option labels, or no detail (ASK-3).
+func badIntent(raw json.RawMessage) bool {
+	var qs []struct {
+		Options []struct {
+			Label string `json:"label"`
+		} `json:"options"`
+		Detail *string `json:"detail"`
+		Intent *struct {
+			Approve string `json:"approve"`
+		} `json:"intent"`
+	}
+	if json.Unmarshal(raw, &qs) != nil {
+		return false
+	}
+	for _, q := range qs {
+		if q.Intent == nil {
+			continue
+		}
+		found := false
+		for _, o := range q.Options {
+			found = found || o.Label == q.Intent.Approve
+		}
+		if !found || q.Detail == nil {
+			return true
+		}
+	}
+	return false
 }
