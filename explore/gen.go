@@ -36,6 +36,7 @@ func GenerateFrom(r Rand) *scenarios.Scenario {
 	g.faults(t)
 	g.edges()
 	g.features(t)
+	g.inputs()
 	g.heal(t)
 	return g.finish()
 }

@@ -72,6 +72,18 @@ const (
 	sitClosedResumedByAnswer
 	sitClosedResumedByPrompt
 	sitSteeredReplyAdmitted
+	sitHeaderToolsNotArray
+	sitHeaderToolsMixed
+	sitRecommendedOption
+	sitBadBatchWhileQueued
+	sitDuplicateAskTimed
+	sitBadTimeoutNotLive
+	sitBadIntent
+	sitAbortedAsk
+	sitReplyLookalike
+	sitProbeBeforeFrame
+	sitProbeContinuedCard
+	sitProbeQueuedReply
 	numSituations
 )
 
@@ -122,6 +134,18 @@ var situationList = [numSituations]Situation{
 	sitClosedResumedByAnswer:    {"closed-resumed-by-late-answer", "a late answer was accepted for a closed Session: resolving the remote call resumed its root (GW-8, LATE-8)"},
 	sitClosedResumedByPrompt:    {"closed-resumed-by-prompt", "a prompt or steer resumed a closed Session"},
 	sitSteeredReplyAdmitted:     {"steered-reply-admitted", "a reply the model steered with a user-question-reply source was admitted as user/message (NODE-1, PROJ-8)"},
+	sitHeaderToolsNotArray:      {"header-tools-not-array", "a request/header whose tools is not an array (a placeholder string, null, an object) was recorded (PROJ-2)"},
+	sitHeaderToolsMixed:         {"header-tools-mixed-array", "a request/header whose tools array has an entry that is not an object was recorded (PROJ-2)"},
+	sitRecommendedOption:        {"recommended-option", "a client received a request whose option label is marked recommended, which it preselects (CD-5)"},
+	sitBadBatchWhileQueued:      {"bad-batch-while-reply-waits", "answer() got a different, invalid batch while an accepted reply for the call waited: REPLY_QUEUED (LATE-2, LATE-3)"},
+	sitDuplicateAskTimed:        {"duplicate-ask-timed", "a second askTimed for a call id with a live wait failed DUPLICATE_WAIT (ASK-7)"},
+	sitBadTimeoutNotLive:        {"bad-timeout-not-live", "askTimed with an invalid timeout from a caller that is not live failed BAD_TIMEOUT (ASK-6)"},
+	sitBadIntent:                {"plan-review-bad-intent", "a plan review approving no option label, or with no detail, failed BAD_INTENT (ASK-3)"},
+	sitAbortedAsk:               {"aborted-ask", "an ask with an already aborted signal failed ASK_ABORTED (ASK-1)"},
+	sitReplyLookalike:           {"reply-lookalike-message", "a user/message carrying a late reply's JSON without a late-reply source was recorded (NODE-1)"},
+	sitProbeBeforeFrame:         {"probe-before-claim-frame", "a probe saw a client holding a claim stream that had no frame yet (CARD-2, CD-3)"},
+	sitProbeContinuedCard:       {"probe-continued-card", "a probe saw a continued card (CARD-9, ROW-1)"},
+	sitProbeQueuedReply:         {"probe-reservation-held", "a probe saw the host hold a reservation (LATE-6)"},
 }
 
 var crashSituation = map[string]int{
@@ -308,6 +332,7 @@ func (x *situations) scan(tr *trace.Trace, s *scenarios.Scenario) Reached {
 			}
 		}
 	}
+	x.scanInputs(tr)
 	return x.hit
 }
 
