@@ -9,7 +9,9 @@ import "github.com/twosettle/twosettle/engine/wire"
 //     and through its claim's first frame, whether or not the projection lists the call
 //     yet (CARD-2);
 //   - a continued card whose reply waits in the page's inbox view is not listed, unless a
-//     live request still holds it (CARD-9; a discard brings it back with the next view).
+//     live request still holds it, and a call the page's projection lists continued with
+//     no reply of its own waiting has its card (CARD-9: a discard brings it back with the
+//     next view; another call's reply does not hide it).
 //
 // Review panels (a settled call's reopened read-only answers) are not question cards.
 
@@ -38,6 +40,14 @@ func (c *Checker) clientCards(i int, cm *clientModel, cs *wire.ClientState) {
 	if cm.torn {
 		return // a teardown removed every card (CARD-12)
 	}
+	for sess, v := range cm.views {
+		for _, r := range v.questions.Active {
+			if r.State == wire.StateContinued && usableRow(r) && !v.queuedFor(r.CallID) && !seen[fgKey{sess, r.CallID}] {
+				c.fail(invClientCards, i, cm.name+": "+sess+"/"+r.CallID+" is continued in the view the page shows, with no reply of it queued, but the page lists no card for it", cm.cur)
+				return
+			}
+		}
+	}
 	for _, ev := range cm.events {
 		if !ev.question || ev.done || ev.call == "" {
 			continue
@@ -47,4 +57,18 @@ func (c *Checker) clientCards(i int, cm *clientModel, cs *wire.ClientState) {
 			return
 		}
 	}
+}
+
+// usableRow is a projection row a page can make a card of: a call id and questions that
+// each have an id and a text (a malformed row is ignored).
+func usableRow(r wire.PendingRow) bool {
+	if r.CallID == "" || len(r.Questions) == 0 {
+		return false
+	}
+	for _, q := range r.Questions {
+		if q.ID == "" || q.Question == "" {
+			return false
+		}
+	}
+	return true
 }

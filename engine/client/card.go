@@ -180,7 +180,7 @@ func (c *card) fireTick(tick int64) int64 {
 }
 
 // attachWaterfall attaches d's channel; timed channels carry the client deadline.
-func (c *card) attachWaterfall(now int64, d *delivery, timed bool, deadline int64) {
+func (c *card) attachWaterfall(now int64, d *delivery, timed bool, deadline int64, ignoreFocus bool) {
 	c.waterfall = d
 	c.timedWait = timed
 	if c.held || c.engaged {
@@ -189,7 +189,7 @@ func (c *card) attachWaterfall(now int64, d *delivery, timed bool, deadline int6
 	c.hasDeadline = false
 	if timed {
 		c.setDeadline(now, deadline)
-		if c.focused {
+		if c.focused && !ignoreFocus { // MUTANT focus-lost-at-handshake skips this
 			c.remaining, c.hasRemaining = max(0, deadline-now), true
 			c.hasDeadline = false
 		}

@@ -3,6 +3,7 @@ package client
 import (
 	"slices"
 
+	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
@@ -61,6 +62,11 @@ func (c *Client) newCard(session string, qs []wire.Question, callID, kind string
 	initial := initialDrafts(initialBuf[:0], qs, kind, review)
 	for i := range initial {
 		k.drafts[i] = initial[i].clone()
+	}
+	// MUTANT preselection-is-edit: a recommended preselection counts as the first edit.
+	if kind != kindReview && c.mutants.Has(mutant.PreselectionIsEdit) && differs(initial, make([]qdraft, len(initial))) {
+		k.disp = dispEditing
+		k.engage(c.now)
 	}
 	if stored, ok := c.drafts.get(k.key); ok {
 		if p, fits := c.rd.decodeProgress(stored, len(qs)); !fits {

@@ -204,7 +204,7 @@ func (c *Client) attach(k *card, d *delivery, timed bool, deadline int64) {
 	if k.busy == viaWaterfall {
 		k.busy, k.hint = viaNone, msgRedelivered
 	}
-	k.attachWaterfall(c.now, d, timed, deadline)
+	k.attachWaterfall(c.now, d, timed, deadline, c.mutants.Has(mutant.FocusLostAtHandshake))
 }
 
 func (c *Client) onStreamItem(s *stream, value json.RawMessage) {

@@ -98,11 +98,12 @@ func replyAnswerValues(as []replyAnswer, id string) []string {
 // a reply (kind user-question-reply, a call id, outcome answered: NODE-1), never an
 // ordinary message with the same JSON. The text is parsed for presentation; an
 // unreadable payload keeps its raw text (NODE-2).
-func nodes(rd *reader, s *sessionView) []wire.NodeState {
+func nodes(rd *reader, s *sessionView, anyOutcome bool) []wire.NodeState {
 	var out []wire.NodeState
 	for _, e := range s.events() {
 		um, ok := e.Data.(session.UserMessage)
-		if !ok || !um.Message.Source.IsQuestionReply() {
+		// MUTANT node-ignores-outcome: the source kind alone makes a node.
+		if !ok || !um.Message.Source.IsQuestionReply() && !(anyOutcome && um.Message.Source.Kind == session.SourceUserQuestionReply && um.Message.Source.CallID != "") {
 			continue
 		}
 		text := ""

@@ -3,6 +3,7 @@ package client
 import (
 	"slices"
 
+	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 )
@@ -106,6 +107,10 @@ func (c *Client) reconcile(s *sessionView) {
 			if _, queued := queuedReply(s.inbox, r.CallID); queued {
 				continue
 			}
+			// MUTANT queued-reply-any-call: any reply waiting hides every continued card.
+			if c.mutants.Has(mutant.QueuedReplyAnyCall) && len(s.inbox.NextStep)+len(s.inbox.NextTurn) > 0 && anyReply(s.inbox) {
+				continue
+			}
 		}
 		rows = append(rows, r.CallID)
 		switch r.State {
@@ -133,8 +138,9 @@ func (c *Client) reconcile(s *sessionView) {
 		inRows = func(id string) bool { _, ok := set[id]; return ok }
 	}
 	swept := func(k *card) bool {
+		// MUTANT sweep-by-projection: a held request does not keep its card.
 		return k.session == s.id && k.callID != "" && k.kind != kindReview && !inRows(k.callID) &&
-			k.requests == 0 && k.waterfall == nil
+			(k.requests == 0 && k.waterfall == nil || c.mutants.Has(mutant.SweepByProjection))
 	}
 	if !slices.ContainsFunc(c.page.cards, swept) {
 		return // nothing to sweep (removing a card changes nothing the test reads of another)
@@ -146,4 +152,16 @@ func (c *Client) reconcile(s *sessionView) {
 			c.remove(k)
 		}
 	}
+}
+
+// anyReply reports whether any late reply waits in the inbox (MUTANT queued-reply-any-call).
+func anyReply(v wire.InboxView) bool {
+	for _, list := range [2][]session.Message{v.NextStep, v.NextTurn} {
+		for _, m := range list {
+			if m.Source.Kind == session.SourceUserQuestionReply {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -33,9 +33,20 @@ const (
 	CancelToWinner
 	ForkInheritsQuestions
 	WriteFaultKeepsReservation
+	LivenessBeforeTimeout
+	IntentApproveUnchecked
+	EmptyBatchForwarded
+	HeaderNeedsObjects
+	ReusedCallKeepsPlace
+	UnreadableReplyDropped
 	ClaimReleasedOnLocalReturn
 	ClosedPanelReplies
 	TakeTimeIgnored
+	SweepByProjection
+	FocusLostAtHandshake
+	PreselectionIsEdit
+	QueuedReplyAnyCall
+	NodeIgnoresOutcome
 	numIDs
 )
 
@@ -201,6 +212,69 @@ var table = [numIDs]Info{
 		Doc: "closing a keyed question panel sends a dismissal: every question skipped, through the waterfall or the " +
 			"late-answer RPC",
 		Source: "the decision's rejected alternative \"a manufactured dismissal message on panel close\"",
+	},
+	LivenessBeforeTimeout: {
+		Name: "liveness-before-timeout", Side: Host, Breaks: []string{"ASK-6"},
+		Doc: "askTimed checks that its caller is the live root before it validates the timeout, so a caller that is not " +
+			"live with an invalid timeout gets CALLER_NOT_LIVE instead of BAD_TIMEOUT",
+		Source: "the usual guard order (authorise, then validate) applied where the spec validates first (issue 12)",
+	},
+	IntentApproveUnchecked: {
+		Name: "intent-approve-unchecked", Side: Host, Breaks: []string{"ASK-3"},
+		Doc: "a plan review's intent is checked for its detail only: an approve that is none of the question's option " +
+			"labels goes through",
+		Source: "a validation that checks presence and forgets membership (issue 12)",
+	},
+	EmptyBatchForwarded: {
+		Name: "empty-batch-forwarded", Side: Host, Breaks: []string{"ASK-2"},
+		Doc:    "ask() forwards an empty question batch to the clients instead of failing EMPTY_QUESTIONS",
+		Source: "validation left to the UI (issue 12)",
+	},
+	HeaderNeedsObjects: {
+		Name: "header-needs-objects", Side: Host, Breaks: []string{"PROJ-2"},
+		Doc: "the projection reads a request/header's tools as an array of objects: one entry that is not an object " +
+			"(null, a string) makes the whole header untimed, so its timed calls go untracked",
+		Source: "decoding tools into a typed list and treating a decode error as no tools (the oracle's own reader had " +
+			"this bug until issue 12)",
+	},
+	ReusedCallKeepsPlace: {
+		Name: "reused-call-keeps-place", Side: Host, Breaks: []string{"PROJ-3", "PROJ-7"},
+		Doc: "a reused call id (or a repeated PTC dispatch) updates its active row in place instead of moving it to the " +
+			"end as open",
+		Source: "an upsert by key where the spec asks for remove-then-append (issue 12)",
+	},
+	UnreadableReplyDropped: {
+		Name: "unreadable-reply-dropped", Side: Host, Breaks: []string{"PROJ-8"},
+		Doc: "an admitted reply whose text is not a usable batch removes its question with no settled record, instead of " +
+			"settling it with an empty batch",
+		Source: "treating an unparsable payload as no payload (PROJ-6's rule applied to PROJ-8) (issue 12)",
+	},
+	SweepByProjection: {
+		Name: "sweep-by-projection", Side: Client, Breaks: []string{"CARD-2", "CARD-8"},
+		Doc: "reconciliation removes every call-keyed card its projection does not list, even while a forwarded request " +
+			"still holds it (before the projection lists the call, a legacy or direct call it never lists)",
+		Source: "trusting the projection as the only source of cards (issue 12)",
+	},
+	FocusLostAtHandshake: {
+		Name: "focus-lost-at-handshake", Side: Client, Breaks: []string{"CD-3"},
+		Doc: "a focus made before the claim handshake is forgotten when the frame arrives: the countdown starts running " +
+			"while the user is in the answer surface",
+		Source: "starting the timer on the frame without consulting the focus state (issue 12)",
+	},
+	PreselectionIsEdit: {
+		Name: "preselection-is-edit", Side: Client, Breaks: []string{"CD-5"},
+		Doc:    "a card whose first option is marked recommended starts as edited: the preselection freezes the countdown",
+		Source: "a selection change handler that also fires for the initial selection (issue 12)",
+	},
+	QueuedReplyAnyCall: {
+		Name: "queued-reply-any-call", Side: Client, Breaks: []string{"CARD-9"},
+		Doc:    "a continued card is hidden while any late reply waits in the inbox, not only its own",
+		Source: "a lookup that forgets to compare the call id (issue 12)",
+	},
+	NodeIgnoresOutcome: {
+		Name: "node-ignores-outcome", Side: Client, Breaks: []string{"NODE-1"},
+		Doc:    "a message whose source kind is user-question-reply is drawn as a late-reply node whatever its outcome",
+		Source: "identifying a reply by its source kind alone (issue 12)",
 	},
 	TakeTimeIgnored: {
 		Name: "take-time-ignored", Side: Client, Breaks: []string{"CD-4", "CD-6"},

@@ -64,6 +64,10 @@ func (p *Projection) Apply(e session.Event) bool {
 	switch d := e.Data.(type) {
 	case session.RequestHeader:
 		p.timed = p.memo.Timed(d.Tools) // PROJ-2: the latest header wins
+		// MUTANT header-needs-objects: an entry that is not an object voids the header.
+		if p.timed && p.mutants.Has(mutant.HeaderNeedsObjects) && !allObjects(d.Tools) {
+			p.timed = false
+		}
 		return false
 	case session.ToolCall:
 		// MUTANT legacy-tracked: the call is tracked whatever the latest header says.
@@ -109,6 +113,11 @@ func (p *Projection) Apply(e session.Event) bool {
 			answers, ok = p.memo.readBatch(d.Message.Text)
 		}
 		if !ok {
+			// MUTANT unreadable-reply-dropped: the question goes with no settled record.
+			if p.mutants.Has(mutant.UnreadableReplyDropped) {
+				p.view = wire.QuestionsView{Active: without(p.view.Active, i), Settled: p.view.Settled}
+				return true
+			}
 			answers = []wire.AnswerItem{} // PROJ-8: unusable text settles with an empty batch
 		}
 		p.settle(i, answers)
@@ -178,6 +187,13 @@ func (p *Projection) find(callID string) int {
 // putLast removes any row with the same call id and appends row.
 func (p *Projection) putLast(row wire.PendingRow) {
 	old := p.view.Active
+	// MUTANT reused-call-keeps-place: an existing row is replaced where it is.
+	if i := p.find(row.CallID); i >= 0 && p.mutants.Has(mutant.ReusedCallKeepsPlace) {
+		active := append([]wire.PendingRow(nil), old...)
+		active[i] = row
+		p.view = wire.QuestionsView{Active: active, Settled: p.view.Settled}
+		return
+	}
 	active := make([]wire.PendingRow, 0, len(old)+1)
 	for _, r := range old {
 		if r.CallID != row.CallID {
@@ -204,4 +220,19 @@ func without(rows []wire.PendingRow, i int) []wire.PendingRow {
 	out := make([]wire.PendingRow, 0, len(rows)-1)
 	out = append(out, rows[:i]...)
 	return append(out, rows[i+1:]...)
+}
+
+// allObjects reports whether tools is an array whose entries are all objects (MUTANT
+// header-needs-objects).
+func allObjects(tools string) bool {
+	v, ok := parseJSON(tools)
+	if !ok || v.kind != kArr {
+		return false
+	}
+	for _, e := range v.arr {
+		if e.kind != kObj {
+			return false
+		}
+	}
+	return true
 }

@@ -184,7 +184,8 @@ func (s *Service) Ask(now int64, r Request, done func(Result)) {
 		done(fail(errAskAborted()))
 		return
 	}
-	if len(r.Questions) == 0 {
+	// MUTANT empty-batch-forwarded: an empty batch goes to the clients.
+	if len(r.Questions) == 0 && !s.mutants.Has(mutant.EmptyBatchForwarded) {
 		done(fail(errEmptyQuestions()))
 		return
 	}
@@ -194,7 +195,8 @@ func (s *Service) Ask(now int64, r Request, done func(Result)) {
 			return
 		}
 	}
-	if e := checkIntents(r.Questions); e != nil {
+	// MUTANT intent-approve-unchecked: only the detail is checked.
+	if e := checkIntents(r.Questions, s.mutants.Has(mutant.IntentApproveUnchecked)); e != nil {
 		done(fail(e))
 		return
 	}
@@ -225,7 +227,7 @@ func (a *asking) settled(o Outcome) {
 
 // checkIntents checks every plan-review intent: approve must be one of that question's
 // option labels, then detail must be present (BAD_INTENT, ASK-3).
-func checkIntents(qs []wire.Question) *wire.Error {
+func checkIntents(qs []wire.Question, anyApprove bool) *wire.Error {
 	for _, q := range qs {
 		if q.Intent == nil {
 			continue
@@ -237,7 +239,7 @@ func checkIntents(qs []wire.Question) *wire.Error {
 				break
 			}
 		}
-		if !found {
+		if !found && !anyApprove {
 			return errBadIntentApprove(q.ID)
 		}
 		if q.Detail == nil {
@@ -265,6 +267,13 @@ const MaxTimeoutMs = 2147483647
 // removes its registry entry (ASK-11). An answer that settles first is the result (ASK-12).
 func (s *Service) AskTimed(now int64, r Request, callID string, timeoutMs float64, done func(Result)) {
 	s.Advance(now)
+	// MUTANT liveness-before-timeout: the caller is checked before the timeout.
+	if s.mutants.Has(mutant.LivenessBeforeTimeout) {
+		if e := s.checkLive(r.Agent); e != nil {
+			done(fail(e))
+			return
+		}
+	}
 	if !isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MaxTimeoutMs {
 		done(fail(errBadTimeout()))
 		return
