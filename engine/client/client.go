@@ -291,7 +291,7 @@ func (c *Client) StateAt(at wire.Time) wire.ClientState {
 	}
 	for _, s := range c.page.views {
 		st.Rows = join(st.Rows, c.rows(s))
-		st.Nodes = join(st.Nodes, nodes(&c.rd, s, c.mutants.Has(mutant.NodeIgnoresOutcome)))
+		st.Nodes = join(st.Nodes, nodes(&c.rd, s, c.mutants))
 		st.Conversation = join(st.Conversation, conversation(s))
 	}
 	return st

@@ -3,6 +3,7 @@ package client
 import (
 	"strings"
 
+	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 )
@@ -98,19 +99,30 @@ func replyAnswerValues(as []replyAnswer, id string) []string {
 // a reply (kind user-question-reply, a call id, outcome answered: NODE-1), never an
 // ordinary message with the same JSON. The text is parsed for presentation; an
 // unreadable payload keeps its raw text (NODE-2).
-func nodes(rd *reader, s *sessionView, anyOutcome bool) []wire.NodeState {
+func nodes(rd *reader, s *sessionView, mutants mutant.Set) []wire.NodeState {
 	var out []wire.NodeState
 	for _, e := range s.events() {
 		um, ok := e.Data.(session.UserMessage)
 		// MUTANT node-ignores-outcome: the source kind alone makes a node.
-		if !ok || !um.Message.Source.IsQuestionReply() && !(anyOutcome && um.Message.Source.Kind == session.SourceUserQuestionReply && um.Message.Source.CallID != "") {
+		if !ok {
 			continue
+		}
+		call := um.Message.Source.CallID
+		if !um.Message.Source.IsQuestionReply() {
+			switch {
+			case mutants.Has(mutant.NodeIgnoresOutcome) && um.Message.Source.Kind == session.SourceUserQuestionReply && call != "":
+			case mutants.Has(mutant.NodeByText) && !um.Message.NoText && rd.replyCallOf(um.Message.Text) != "":
+				// MUTANT node-by-text: a message whose text is a late reply's JSON is drawn as one.
+				call = rd.replyCallOf(um.Message.Text)
+			default:
+				continue
+			}
 		}
 		text := ""
 		if !um.Message.NoText {
 			text = um.Message.Text
 		}
-		n := wire.NodeState{Session: s.id, Seq: e.Seq, CallID: um.Message.Source.CallID, Text: text}
+		n := wire.NodeState{Session: s.id, Seq: e.Seq, CallID: call, Text: text}
 		qs, as := rd.replyPairsOf(text)
 		for _, q := range qs {
 			head := q.Question
@@ -126,4 +138,18 @@ func nodes(rd *reader, s *sessionView, anyOutcome bool) []wire.NodeState {
 		out = append(out, n)
 	}
 	return out
+}
+
+// replyCallOf is the callId of a text that reads as a late reply's JSON (kind
+// answer_to_pending_question), "" otherwise (MUTANT node-by-text).
+func (rd *reader) replyCallOf(text string) string {
+	top, ok := rd.object(text)
+	if !ok {
+		return ""
+	}
+	if kind, _ := top.get("kind").asString(); kind != "answer_to_pending_question" {
+		return ""
+	}
+	id, _ := top.get("callId").asString()
+	return id
 }

@@ -116,6 +116,11 @@ func (c *Client) reconcile(s *sessionView) {
 		switch r.State {
 		case wire.StateContinued:
 			k := c.cardOf(s.id, r.CallID)
+			if k != nil && k.kind != kindReview && !k.rpc && c.mutants.Has(mutant.ContinuedRowNewCard) {
+				// MUTANT continued-row-new-card: the row makes its own card, beside the request's.
+				k = c.newCard(s.id, slices.Clone(r.Questions), r.CallID, kindQuestion, nil)
+				c.publish(k)
+			}
 			if k == nil || k.kind == kindReview {
 				k = c.ensure(s.id, slices.Clone(r.Questions), r.CallID) // the questions are cloned only for a new card
 			}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 )
@@ -101,7 +102,7 @@ func (c *Client) rows(s *sessionView) []wire.RowState {
 	}
 	out := make([]wire.RowState, 0, n)
 	toolRows(s, func(src rowSource) {
-		r := computeRow(&c.rd, s, src, &c.rowQs)
+		r := computeRow(&c.rd, s, src, &c.rowQs, c.mutants.Has(mutant.UnknownOutcomeRowClosed))
 		st := wire.RowState{Session: s.id, CallID: r.callID, Summary: r.summary, State: r.state,
 			Transcript: r.transcript, Expanded: s.expanded[r.callID]}
 		switch r.action {
@@ -138,7 +139,7 @@ func (c *Client) findRow(a wire.UserAction) (*sessionView, rowInfo, error) {
 		})
 		if found {
 			hits = append(hits, s)
-			rows = append(rows, computeRow(&c.rd, s, last, nil)) // a review card keeps the questions
+			rows = append(rows, computeRow(&c.rd, s, last, nil, c.mutants.Has(mutant.UnknownOutcomeRowClosed))) // a review card keeps the questions
 		}
 	}
 	switch len(hits) {
@@ -152,7 +153,7 @@ func (c *Client) findRow(a wire.UserAction) (*sessionView, rowInfo, error) {
 
 // computeRow applies the row's state table in order (docs/PEER.md §7.3), then the queued override
 // (docs/PEER.md §7.4). The questions of a one-question call are read into blk (see questionEntries).
-func computeRow(rd *reader, s *sessionView, src rowSource, blk *entryBlock) rowInfo {
+func computeRow(rd *reader, s *sessionView, src rowSource, blk *entryBlock, unknownIsFailure bool) rowInfo {
 	r := rowInfo{callID: src.call.CallID, args: src.call.Arguments, state: "ok"}
 	r.questions, _ = rd.questionEntries(src.call.Arguments, blk)
 	_, answerable := s.questions.Row(r.callID)
@@ -180,7 +181,7 @@ func computeRow(rd *reader, s *sessionView, src rowSource, blk *entryBlock) rowI
 		if answerable {
 			r.action = actAnswer
 		}
-	case code == wire.ToolOutcomeUnknown && (answerable || isSettled):
+	case code == wire.ToolOutcomeUnknown && (answerable || isSettled) && !unknownIsFailure: // MUTANT unknown-outcome-row-closed skips it
 		switch {
 		case answerable:
 			r.summary = "continued; answer still available"

@@ -47,6 +47,9 @@ const (
 	PreselectionIsEdit
 	QueuedReplyAnyCall
 	NodeIgnoresOutcome
+	NodeByText
+	UnknownOutcomeRowClosed
+	ContinuedRowNewCard
 	numIDs
 )
 
@@ -275,6 +278,24 @@ var table = [numIDs]Info{
 		Name: "node-ignores-outcome", Side: Client, Breaks: []string{"NODE-1"},
 		Doc:    "a message whose source kind is user-question-reply is drawn as a late-reply node whatever its outcome",
 		Source: "identifying a reply by its source kind alone (issue 12)",
+	},
+	NodeByText: {
+		Name: "node-by-text", Side: Client, Breaks: []string{"NODE-1"},
+		Doc: "an ordinary message whose text is a late reply's JSON (kind answer_to_pending_question, a callId) is drawn " +
+			"as a late-reply node",
+		Source: "identifying a reply by parsing its payload instead of by its source (issue 12)",
+	},
+	UnknownOutcomeRowClosed: {
+		Name: "unknown-outcome-row-closed", Side: Client, Breaks: []string{"ROW-1"},
+		Doc: "a tool row whose result failed TOOL_OUTCOME_UNKNOWN shows a plain failure with no Answer action, though the " +
+			"projection lists the question continued",
+		Source: "treating every failed result alike in the row's state table (issue 12)",
+	},
+	ContinuedRowNewCard: {
+		Name: "continued-row-new-card", Side: Client, Breaks: []string{"CARD-1"},
+		Doc: "a continued projection row makes a new card for its call instead of taking over the card its request made, " +
+			"so the page lists two cards for one call",
+		Source: "creating the late-answer card without looking up the existing one (issue 12)",
 	},
 	TakeTimeIgnored: {
 		Name: "take-time-ignored", Side: Client, Breaks: []string{"CD-4", "CD-6"},
