@@ -29,6 +29,10 @@
 //     command) is the scenario's, not the host's: it enters the log mirror, the reference
 //     fold and the inbox model (a turn/end releases the replies claimed in its turn), but
 //     no invariant is checked on it and the turn/step/call model is left as it was.
+//   - Snapshot invariants (INV-CLIENT-CARDS, -COUNTDOWN, -ROWS, -NODES,
+//     INV-RESERVATION-HELD) read what the actors show: every probe's snapshot (an
+//     expectation's, or one with no assertion) and the final state, against what the
+//     oracle's models say each page received and each user did by then.
 //   - A crash cut inside an Apply (Restart{CutAfter: k} as the next host In) voids that
 //     Apply's effects after the first k, if the trace recorded them.
 //   - Fast: one pass, small maps, JSON decoded only for the few values that need it (tool
