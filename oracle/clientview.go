@@ -6,7 +6,7 @@ import (
 )
 
 // clientView is what one page last received of one Session: the views its cards, rows
-// and nodes are computed from (spec §6.5, §7).
+// and nodes are computed from (docs/PEER.md §6.5 and docs/PEER.md §7).
 type clientView struct {
 	questions wire.QuestionsView
 	inbox     wire.InboxView

@@ -8,7 +8,7 @@ import (
 )
 
 // The oracle's own userQuestions projection (PROJ-1..PROJ-12), written from the
-// requirements and docs/ARCHITECTURE.md §5, not from engine/questions: the engine's fold
+// requirements (docs/REQUIREMENTS.md) and docs/PEER.md §5, not from engine/questions: the engine's fold
 // is what INV-PROJ-REFOLD judges, so it must not also be the judge. It reads JSON as
 // JSON.parse does (the peer is JavaScript): the last of repeated keys wins, any depth.
 // The differential test (differential_test.go) runs it against the engine's fold over the
@@ -231,6 +231,7 @@ func readAskQuestions(args string) ([]wire.Question, bool) {
 			if !ok {
 				return nil, false
 			}
+			q.Options = make([]wire.Option, 0, len(opts)) // present, even empty
 			for _, o := range opts {
 				om, ok := jsonObject(o)
 				if !ok {

@@ -3,7 +3,7 @@ package oracle
 import "github.com/twosettle/twosettle/engine/session"
 
 // The oracle's own crash-repair expectation (AGENT-3, AGENT-4), written from
-// docs/ARCHITECTURE.md §5 and the peer's repair rule, not from engine/session's repair:
+// docs/PEER-RUNTIME.md §5.5 (the peer's repair rule), not from engine/session's repair:
 // INV-RESTART-PREFIX judges the closers a restarted host appends against it.
 
 // repairText is the model-facing text of a repaired tool result (the peer's exact words).

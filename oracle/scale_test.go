@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/twosettle/twosettle/explore"
+	"github.com/twosettle/twosettle/harness"
 	"github.com/twosettle/twosettle/oracle"
 	"github.com/twosettle/twosettle/scenarios"
 )
@@ -47,7 +48,7 @@ func BenchmarkCheckOpenAsks(b *testing.B) {
 				b.Fatal(out.Message())
 			}
 			tr := *out.Trace
-			opts := explore.OracleOptions(openAsks(b, n))
+			opts := harness.OracleOptions(openAsks(b, n))
 			b.ReportMetric(float64(len(tr.Records)), "records")
 			b.ResetTimer()
 			for b.Loop() {
