@@ -45,54 +45,10 @@ func (c *Checker) checkPublished(i int, s *sessModel, n int, q wire.QuestionsVie
 	if from < 0 || from > n {
 		from = 0
 	}
-	if c.on(invProjRefold) {
-		if ref, ok := c.viewAt(s, n); ok && !viewEqual(ref, q) {
-			wit := c.relevantSince(s, from, n)
-			c.fail(invProjRefold, i, s.id+": the host shows questions{"+q.String()+"} after #"+itoa(n-1)+
-				" but the reference projection folds to {"+ref.String()+"}", wit...)
-		}
-	}
-	if c.on(invProjSettleOnAdmit) {
-		// counted once per view (linear in the settled rows, not quadratic)
-		was := settledCounts(s.pubView)
-		now := settledCounts(q)
-		for _, row := range q.Settled {
-			if now[row.CallID] <= was[row.CallID] {
-				continue
-			}
-			if !settlesIn(s.log[from:n], row.CallID) {
-				wit := []int{}
-				for j := from; j < n; j++ {
-					if d, ok := s.log[j].Data.(session.InboxSpliced); ok {
-						for _, m := range d.Inserted {
-							if m.Source.CallID == row.CallID {
-								wit = append(wit, s.recOf(j))
-							}
-						}
-					}
-				}
-				c.fail(invProjSettleOnAdmit, i, s.id+": the host shows "+row.CallID+" settled, but nothing since the previous view admitted its reply or answered it", wit...)
-				break
-			}
-		}
-	}
-	if c.on(invLegacyUntracked) {
-		for _, r := range q.Active {
-			if ci := s.calls2[r.CallID]; ci != nil && ci.legacy {
-				c.fail(invLegacyUntracked, i, s.id+": legacy call "+r.CallID+" is tracked as "+r.State, ci.rec)
-			}
-		}
-		for _, r := range q.Settled {
-			if ci := s.calls2[r.CallID]; ci != nil && ci.legacy {
-				c.fail(invLegacyUntracked, i, s.id+": legacy call "+r.CallID+" is tracked as settled", ci.rec)
-			}
-		}
-	}
-	if c.on(invInboxMirror) {
-		if ref := inboxAt(s, n); !inboxEqual(ref, in) {
-			c.fail(invInboxMirror, i, s.id+": the host shows inbox{"+in.String()+"} but its splices fold to {"+ref.String()+"}", c.relevantSince(s, from, n)...)
-		}
-	}
+	c.projRefold(i, s, n, q, from)
+	c.projSettleOnAdmit(i, s, n, q, from)
+	c.legacyUntracked(i, s, q)
+	c.inboxMirror(i, s, n, in, from)
 }
 
 func settledCounts(v wire.QuestionsView) map[string]int {
@@ -141,4 +97,33 @@ func (c *Checker) relevantSince(s *sessModel, from, n int) []int {
 		}
 	}
 	return w
+}
+
+// legacyUntracked is INV-LEGACY-UNTRACKED's check of a published view (late.go checks
+// answer() for legacy calls).
+func (c *Checker) legacyUntracked(i int, s *sessModel, q wire.QuestionsView) {
+	if !c.on(invLegacyUntracked) {
+		return
+	}
+	for _, r := range q.Active {
+		if ci := s.calls2[r.CallID]; ci != nil && ci.legacy {
+			c.fail(invLegacyUntracked, i, s.id+": legacy call "+r.CallID+" is tracked as "+r.State, ci.rec)
+		}
+	}
+	for _, r := range q.Settled {
+		if ci := s.calls2[r.CallID]; ci != nil && ci.legacy {
+			c.fail(invLegacyUntracked, i, s.id+": legacy call "+r.CallID+" is tracked as settled", ci.rec)
+		}
+	}
+}
+
+// inboxMirror is INV-INBOX-MIRROR's check of a published inbox view (session.go checks
+// the splices themselves).
+func (c *Checker) inboxMirror(i int, s *sessModel, n int, in wire.InboxView, from int) {
+	if !c.on(invInboxMirror) {
+		return
+	}
+	if ref := inboxAt(s, n); !inboxEqual(ref, in) {
+		c.fail(invInboxMirror, i, s.id+": the host shows inbox{"+in.String()+"} but its splices fold to {"+ref.String()+"}", c.relevantSince(s, from, n)...)
+	}
 }
