@@ -14,7 +14,10 @@ import (
 //     EMPTY_QUESTIONS (ASK-2), before any answerer; askTimed too, once its timeout is
 //     valid, its caller the live root and no other wait holds its call id;
 //   - a live root's ask with an intent whose approve is not one of its question's option
-//     labels, or with no detail, fails BAD_INTENT (ASK-3).
+//     labels, or with no detail, fails BAD_INTENT (ASK-3);
+//   - the live root of a Session (a runtime root, or a child whose owner was disposed
+//     and which came back as a root) is never refused CALLER_NOT_LIVE or
+//     DELEGATED_CALLER, whatever its durable lineage (CALLER-3).
 
 func (c *Checker) serviceContract(i int, d *directOp, x wire.DirectResult) {
 	if !c.on(invServiceContract) || d.op == wire.OpAnswer {
@@ -42,6 +45,10 @@ func (c *Checker) serviceContract(i int, d *directOp, x wire.DirectResult) {
 		}
 	}
 	if want == "" {
+		// CALLER-3: runtime ownership decides, not lineage: the live root is never refused
+		if d.agent == wire.AgentLive && !d.stale && x.Err != nil && (x.Err.Code == wire.CallerNotLive || x.Err.Code == wire.DelegatedCaller) {
+			c.fail(invServiceContract, i, "direct "+d.op+" "+x.ID+": the Session's live root was refused "+x.Err.Code, d.rec)
+		}
 		return
 	}
 	got := "a value " + clip(string(x.Value))

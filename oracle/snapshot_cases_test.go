@@ -99,5 +99,14 @@ func init() {
 				m.insert(n+1, trace.Record{Time: at, Actor: trace.ActorHost, Kind: trace.Out, Payload: wire.DirectResult{ID: "d1", Err: &wire.Error{Name: "UserQuestionError", Code: wire.NoProvider, Message: "x"}}})
 				return n + 1
 			}},
+		violationCase{inv: "INV-SERVICE-CONTRACT", name: "CALLER-3 the live root is never refused CALLER_NOT_LIVE", base: "timed",
+			break_: func(m *mut) int {
+				n := len(m.tr.Records)
+				at := m.tr.Records[n-1].Time
+				m.insert(n, trace.Record{Time: at, Actor: trace.ActorHost, Kind: trace.In, Payload: wire.Direct{ID: "d1", Op: wire.OpAsk, Session: "s1", Agent: wire.AgentLive,
+					Body: []byte(`{"questions":[{"id":"a","question":"A?"}]}`)}})
+				m.insert(n+1, trace.Record{Time: at, Actor: trace.ActorHost, Kind: trace.Out, Payload: wire.DirectResult{ID: "d1", Err: &wire.Error{Name: "UserQuestionError", Code: wire.CallerNotLive, Message: "x"}}})
+				return n + 1
+			}},
 	)
 }

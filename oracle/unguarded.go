@@ -35,7 +35,6 @@ var unguarded = []Exemption{
 	{"DRAFT-1", Untraceable, "each client actor owns its store: a trace has no channel through which drafts could be shared between clients", []string{"test engine/client/draft_test.go", "scenario cd-edit-freezes-and-survives-reload"}},
 	{"TOOL-6", Gap, "a call with no live agent looks on the wire like one whose agent was disposed; the oracle does not model the agent registry", []string{"test engine/questions/tool_test.go", "scenario tool-timed-path-needs-a-live-agent"}},
 	{"TOOL-9", Gap, "the tool error's {name, code} is compared only for the codes the wait invariants know", []string{"test engine/questions/tool_test.go", "scenario ask-empty-batch-refused"}},
-	{"CALLER-3", Gap, "INV-CALLER-ROOT-ONLY checks that non-roots are refused, not that a resumed root is not", []string{"test engine/questions/service_test.go", "scenario caller-closed-child-prompted-resumes-as-root"}},
 	{"ASK-5", Gap, "how a client's rejection is restored is checked only through the wait invariants' result mapping", []string{"test engine/questions/service_test.go", "scenario ask-client-cancel-is-restored"}},
 	{"ASK-8", Gap, "the forwarded request's wait {callId, timed} is used to link requests, not checked against the askTimed that made it", []string{"test engine/questions/service_test.go", "scenario ask-timed-forwards-its-own-wait"}},
 	{"CLAIM-5", Gap, "a client's delegation after a claim stream with no frame is not required by an invariant", []string{"test engine/client/claim_test.go", "scenario wait-no-host-wait-client-delegates"}},
