@@ -349,12 +349,12 @@ var catalogue = [numInvariants]Invariant{
 			"card whose reply waits in the page's inbox view is not listed unless a live request holds it.",
 	},
 	invClientCountdown: {
-		Name: "INV-CLIENT-COUNTDOWN", Kind: KindSafety, Guards: []string{"CD-2", "CD-3", "CD-5", "CD-9"},
+		Name: "INV-CLIENT-COUNTDOWN", Kind: KindSafety, Guards: []string{"CD-2", "CD-3", "CD-5", "CD-7", "CD-9"},
 		Needs: NeedsClients,
 		Doc: "At every probe and at the end, a focused card's countdown does not run (focus pauses it, also a focus made " +
 			"before the claim handshake); a card shows editing only after its user edited it on this client and waiting " +
 			"only after a Take time on this client (a recommended preselection, paging and focus are not edits; Take " +
-			"time holds only its own client).",
+			"time holds only its own client); hiding a keyed card's panel releases no claim.",
 	},
 	invClientRows: {
 		Name: "INV-CLIENT-ROWS", Kind: KindSafety, Guards: []string{"ROW-1", "ROW-2", "ROW-3"},

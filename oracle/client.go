@@ -447,6 +447,7 @@ func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
 		}
 		st.cancelled = true
 		cm.cancelled = append(cm.cancelled, st)
+		c.hideKeepsClaim(i, cm, st)
 		for _, res := range cm.results {
 			if res.key.session == st.session && res.key.callID == st.call {
 				c.fail(invClientClaimDiscipline, i, cm.name+": released its claim on "+st.call+" before the host acknowledged the outcome it sent", res.rec)

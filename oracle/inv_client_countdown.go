@@ -10,7 +10,9 @@ import "github.com/twosettle/twosettle/engine/wire"
 //   - a card shows editing only after its user edited it on this client (chose, typed or
 //     skipped), and waiting only after a Take time on this client: a recommended
 //     preselection, paging and focus are not edits (CD-5), and Take time holds only its
-//     own client (CD-9). The freeze survives a reload with its stored draft.
+//     own client (CD-9). The freeze survives a reload with its stored draft;
+//   - hiding a keyed card's panel (hide, or close on a keyed card) leaves its claim
+//     running: the client cancels no claim stream in response (CD-7).
 
 func (c *Checker) clientCountdowns(i int, cm *clientModel, cs *wire.ClientState) {
 	if !c.on(invClientCountdown) {
@@ -39,5 +41,20 @@ func (c *Checker) clientCountdowns(i int, cm *clientModel, cs *wire.ClientState)
 				return
 			}
 		}
+	}
+}
+
+// hideKeepsClaim checks a claim stream the client cancels against the input it answers
+// (CD-7): hiding a keyed card's panel is not a reason.
+func (c *Checker) hideKeepsClaim(i int, cm *clientModel, st *clientStream) {
+	if !c.on(invClientCountdown) {
+		return
+	}
+	u, ok := c.recs[cm.cur].Payload.(wire.User)
+	if !ok || u.Action.Kind != wire.ActHide && u.Action.Kind != wire.ActClose || st.call == "" {
+		return
+	}
+	if k, ok := cm.cardKey(u.Action); ok && k.session == st.session && k.callID == st.call {
+		c.fail(invClientCountdown, i, cm.name+": hiding the panel of "+st.call+" released its claim "+st.id, cm.cur)
 	}
 }

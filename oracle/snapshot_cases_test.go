@@ -108,5 +108,14 @@ func init() {
 				m.insert(n+1, trace.Record{Time: at, Actor: trace.ActorHost, Kind: trace.Out, Payload: wire.DirectResult{ID: "d1", Err: &wire.Error{Name: "UserQuestionError", Code: wire.CallerNotLive, Message: "x"}}})
 				return n + 1
 			}},
+		violationCase{inv: "INV-CLIENT-COUNTDOWN", name: "CD-7 hiding a keyed panel leaves its claim running", base: "timed",
+			break_: func(m *mut) int {
+				i := m.find(1, "c2@", "in frame item", "remainingMs")
+				st := m.tr.Records[i].Payload.(wire.FromHost).Frame.(wire.StreamItem).StreamID
+				at, ct := m.tr.Records[i].Time+1, m.tr.Records[i].ClientTime+1
+				m.insert(i+1, trace.Record{Time: at, ClientTime: ct, Actor: "c2", Kind: trace.In, Payload: wire.User{Action: wire.UserAction{Kind: wire.ActHide, Card: "q2"}}})
+				m.insert(i+2, trace.Record{Time: at, ClientTime: ct, Actor: "c2", Kind: trace.Out, Payload: wire.CancelStream{Gen: 1, StreamID: st}})
+				return i + 2
+			}},
 	)
 }

@@ -45,7 +45,6 @@ var unguarded = []Exemption{
 	{"CARD-6", Gap, "the resubmit hint is presentation the oracle does not read", []string{"test engine/client/card_test.go", "scenario card-resubmit-after-work-continued"}},
 	{"CARD-7", Gap, "the panel closing after an accepted RPC is not checked (INV-ACCEPT-STEERS checks the host side)", []string{"test engine/client/card_test.go", "scenario card-hide-keeps-claim-and-countdown"}},
 	{"CARD-8", Gap, "INV-CLIENT-CARDS checks that a held request keeps its card, not that a card with none is removed", []string{"test engine/client/card_test.go", "scenario card-removed-when-settled"}},
-	{"CD-7", Gap, "a hidden panel's running countdown is not compared with its claim", []string{"test engine/client/countdown_test.go", "scenario card-hide-keeps-claim-and-countdown"}},
 	{"CD-8", Gap, "autofocus is not told apart from a manual focus in a snapshot", []string{"test engine/client/countdown_test.go", "scenario cd-autofocus-only-without-countdown"}},
 	{"DRAFT-2", Gap, "a restored draft is not compared with its card's question set", []string{"test engine/client/draft_test.go", "scenario cd-edit-freezes-and-survives-reload"}},
 	{"DRAFT-3", Gap, "stored drafts are not compared with the live card keys", []string{"test engine/client/draft_test.go", "scenario card-removed-when-settled"}},

@@ -292,6 +292,9 @@ func (c *Client) dismiss(k *card) {
 			c.send(k, dismissal(k)) // MUTANT closed-panel-replies: closing answers "skipped"
 		}
 		c.hide(k)
+		if k.waterfall != nil && c.mutants.Has(mutant.HideReleasesClaim) {
+			c.release(k.waterfall) // MUTANT hide-releases-claim
+		}
 	case k.waterfall != nil:
 		c.finish(k.waterfall, wire.Outcome{Kind: wire.OutcomeRejected, Error: wire.QuestionError(wire.AskCancelled, wire.MsgAskCancelled)})
 	default:

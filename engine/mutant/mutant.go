@@ -50,6 +50,7 @@ const (
 	NodeByText
 	UnknownOutcomeRowClosed
 	ContinuedRowNewCard
+	HideReleasesClaim
 	numIDs
 )
 
@@ -296,6 +297,12 @@ var table = [numIDs]Info{
 		Doc: "a continued projection row makes a new card for its call instead of taking over the card its request made, " +
 			"so the page lists two cards for one call",
 		Source: "creating the late-answer card without looking up the existing one (issue 12)",
+	},
+	HideReleasesClaim: {
+		Name: "hide-releases-claim", Side: Client, Breaks: []string{"CD-7"},
+		Doc: "hiding a keyed card's panel cancels its claim stream: the host's timer governs again while the card waits " +
+			"hidden",
+		Source: "releasing a resource when its view goes away (issue 12)",
 	},
 	TakeTimeIgnored: {
 		Name: "take-time-ignored", Side: Client, Breaks: []string{"CD-4", "CD-6"},
