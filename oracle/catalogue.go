@@ -364,11 +364,12 @@ var catalogue = [numInvariants]Invariant{
 			"reply was discarded).",
 	},
 	invClientNodes: {
-		Name: "INV-CLIENT-NODES", Kind: KindSafety, Guards: []string{"NODE-1", "NODE-3"},
+		Name: "INV-CLIENT-NODES", Kind: KindSafety, Guards: []string{"NODE-1", "NODE-2", "NODE-3"},
 		Needs: NeedsClients,
 		Doc: "At every probe and at the end, a page draws one late-reply node for each user/message of the log it " +
 			"received whose source is a late reply (user-question-reply, a call id, outcome answered), and none for " +
-			"anything else (the same JSON pasted into an ordinary message, another outcome).",
+			"anything else (the same JSON pasted into an ordinary message, another outcome); a node it cannot read keeps " +
+			"the raw text.",
 	},
 	invServiceContract: {
 		Name: "INV-SERVICE-CONTRACT", Kind: KindSafety, Guards: []string{"ASK-1", "ASK-2", "ASK-3", "ASK-6", "CALLER-3"},

@@ -5,10 +5,11 @@ import (
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
-// INV-CLIENT-NODES (NODE-1, NODE-3): a page draws a late-reply node exactly for the
-// user/message events of the log it received whose source is a late reply (kind
+// INV-CLIENT-NODES (NODE-1, NODE-2, NODE-3): a page draws a late-reply node exactly for
+// the user/message events of the log it received whose source is a late reply (kind
 // user-question-reply, a call id, outcome answered), once each; identical JSON in an
-// ordinary message, or a reply source with another outcome, is not a reply. Checked at
+// ordinary message, or a reply source with another outcome, is not a reply. A node it
+// could not read (no question-and-answer line) keeps the raw text (NODE-2). Checked at
 // every probe and at the end.
 
 func (c *Checker) clientNodes(i int, cm *clientModel, cs *wire.ClientState) {
@@ -26,6 +27,11 @@ func (c *Checker) clientNodes(i int, cm *clientModel, cs *wire.ClientState) {
 		if !ok || !d.Message.Source.IsQuestionReply() || d.Message.Source.CallID != n.CallID {
 			c.fail(invClientNodes, i, cm.name+": a late-reply node for "+n.CallID+" at "+n.Session+" #"+itoa(n.Seq)+
 				" where the log has "+s.log[n.Seq].String(), s.recOf(n.Seq))
+			return
+		}
+		if raw := d.Message.Text; len(n.Lines) == 0 && !d.Message.NoText && n.Text != raw {
+			c.fail(invClientNodes, i, cm.name+": the unreadable reply at "+n.Session+" #"+itoa(n.Seq)+" shows "+
+				quoteText(n.Text)+", not its raw text", s.recOf(n.Seq))
 			return
 		}
 		k := fgKey{n.Session, itoa(n.Seq)}
@@ -58,3 +64,5 @@ func hasSessionRows(cs *wire.ClientState, id string) bool {
 	}
 	return false
 }
+
+func quoteText(s string) string { return wire.JSONString(clip(s)) }

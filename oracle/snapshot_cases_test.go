@@ -1,6 +1,7 @@
 package oracle_test
 
 import (
+	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/trace"
 )
@@ -116,6 +117,20 @@ func init() {
 				m.insert(i+1, trace.Record{Time: at, ClientTime: ct, Actor: "c2", Kind: trace.In, Payload: wire.User{Action: wire.UserAction{Kind: wire.ActHide, Card: "q2"}}})
 				m.insert(i+2, trace.Record{Time: at, ClientTime: ct, Actor: "c2", Kind: trace.Out, Payload: wire.CancelStream{Gen: 1, StreamID: st}})
 				return i + 2
+			}},
+		violationCase{inv: "INV-CLIENT-NODES", name: "NODE-2 an unreadable reply keeps its raw text", base: "timed",
+			break_: func(m *mut) int {
+				i := m.find(0, "host out append s1 #18 ", "user/message msg-2")
+				ap := m.appended(i)
+				d := ap.Event.Data.(session.UserMessage)
+				d.Message.Text = "not json"
+				ap.Event.Data = d
+				m.set(i, ap)
+				copyFinal(m)
+				m.tr.Final.Host.Sessions[0].Log[18] = ap.Event
+				m.tr.Final.Clients = append([]wire.ClientState(nil), m.tr.Final.Clients...)
+				m.tr.Final.Clients[0].Nodes = []wire.NodeState{{Session: "s1", Seq: 18, CallID: "q2"}}
+				return final
 			}},
 	)
 }

@@ -48,7 +48,6 @@ var unguarded = []Exemption{
 	{"CD-8", Gap, "autofocus is not told apart from a manual focus in a snapshot", []string{"test engine/client/countdown_test.go", "scenario cd-autofocus-only-without-countdown"}},
 	{"DRAFT-2", Gap, "a restored draft is not compared with its card's question set", []string{"test engine/client/draft_test.go", "scenario cd-edit-freezes-and-survives-reload"}},
 	{"DRAFT-3", Gap, "stored drafts are not compared with the live card keys", []string{"test engine/client/draft_test.go", "scenario card-removed-when-settled"}},
-	{"NODE-2", Gap, "a node's raw text is not compared with the unreadable payload", []string{"test engine/client/node_test.go", "scenario node-unreadable-reply-keeps-raw-text"}},
 	{"NODE-4", Gap, "the conversation's grouping and disclosure order are not checked", []string{"test engine/client/node_test.go", "scenario node-reply-joins-process-grouping"}},
 }
 

@@ -103,7 +103,6 @@ func nodes(rd *reader, s *sessionView, mutants mutant.Set) []wire.NodeState {
 	var out []wire.NodeState
 	for _, e := range s.events() {
 		um, ok := e.Data.(session.UserMessage)
-		// MUTANT node-ignores-outcome: the source kind alone makes a node.
 		if !ok {
 			continue
 		}
@@ -111,6 +110,7 @@ func nodes(rd *reader, s *sessionView, mutants mutant.Set) []wire.NodeState {
 		if !um.Message.Source.IsQuestionReply() {
 			switch {
 			case mutants.Has(mutant.NodeIgnoresOutcome) && um.Message.Source.Kind == session.SourceUserQuestionReply && call != "":
+				// MUTANT node-ignores-outcome: the source kind alone makes a node.
 			case mutants.Has(mutant.NodeByText) && !um.Message.NoText && rd.replyCallOf(um.Message.Text) != "":
 				// MUTANT node-by-text: a message whose text is a late reply's JSON is drawn as one.
 				call = rd.replyCallOf(um.Message.Text)
@@ -134,6 +134,9 @@ func nodes(rd *reader, s *sessionView, mutants mutant.Set) []wire.NodeState {
 			} else {
 				n.Lines = append(n.Lines, head+": Skipped")
 			}
+		}
+		if len(n.Lines) == 0 && mutants.Has(mutant.NodeDropsUnreadableText) {
+			n.Text = "" // MUTANT node-drops-unreadable-text
 		}
 		out = append(out, n)
 	}

@@ -51,6 +51,7 @@ const (
 	UnknownOutcomeRowClosed
 	ContinuedRowNewCard
 	HideReleasesClaim
+	NodeDropsUnreadableText
 	numIDs
 )
 
@@ -303,6 +304,12 @@ var table = [numIDs]Info{
 		Doc: "hiding a keyed card's panel cancels its claim stream: the host's timer governs again while the card waits " +
 			"hidden",
 		Source: "releasing a resource when its view goes away (issue 12)",
+	},
+	NodeDropsUnreadableText: {
+		Name: "node-drops-unreadable-text", Side: Client, Breaks: []string{"NODE-2"},
+		Doc: "a late-reply node whose payload cannot be read as questions and answers shows nothing instead of its raw " +
+			"text",
+		Source: "rendering only what parsed (issue 12)",
 	},
 	TakeTimeIgnored: {
 		Name: "take-time-ignored", Side: Client, Breaks: []string{"CD-4", "CD-6"},
