@@ -372,13 +372,14 @@ var catalogue = [numInvariants]Invariant{
 			"the raw text.",
 	},
 	invServiceContract: {
-		Name: "INV-SERVICE-CONTRACT", Kind: KindSafety, Guards: []string{"ASK-1", "ASK-2", "ASK-3", "ASK-6", "CALLER-3"},
+		Name: "INV-SERVICE-CONTRACT", Kind: KindSafety, Guards: []string{"ASK-1", "ASK-2", "ASK-3", "ASK-6", "ASK-8", "CALLER-3"},
 		Doc: "The question service's own refusals on its direct API: askTimed with a timeout that is not an integer " +
 			"number of ms in 1..2147483647 fails BAD_TIMEOUT before liveness and dispatch; ask with an already aborted " +
 			"signal fails ASK_ABORTED and with no question EMPTY_QUESTIONS, before any answerer (askTimed too, once its " +
 			"timeout is valid, its caller the live root and its call id free); a live root's ask whose intent approves no " +
 			"option label of its question, or has no detail, fails BAD_INTENT; the Session's live root (a runtime root, " +
-			"or a disposed owner's child back as a root) is never refused CALLER_NOT_LIVE or DELEGATED_CALLER.",
+			"or a disposed owner's child back as a root) is never refused CALLER_NOT_LIVE or DELEGATED_CALLER; askTimed " +
+			"forwards its request with wait {callId, timed: true}.",
 	},
 }
 

@@ -17,7 +17,9 @@ import (
 //     labels, or with no detail, fails BAD_INTENT (ASK-3);
 //   - the live root of a Session (a runtime root, or a child whose owner was disposed
 //     and which came back as a root) is never refused CALLER_NOT_LIVE or
-//     DELEGATED_CALLER, whatever its durable lineage (CALLER-3).
+//     DELEGATED_CALLER, whatever its durable lineage (CALLER-3);
+//   - askTimed forwards its request with wait {callId, timed: true} (ASK-8; checked where
+//     the request is linked to its call, in wait.go's linkEvent).
 
 func (c *Checker) serviceContract(i int, d *directOp, x wire.DirectResult) {
 	if !c.on(invServiceContract) || d.op == wire.OpAnswer {

@@ -44,6 +44,7 @@ type foreground struct {
 	noAsk     bool // it fails before any answerer is reached (unreadable or empty batch, pre-aborted)
 	dupWait   bool // another live wait holds its (Session, call id): DUPLICATE_WAIT, no wait of its own
 	askOnly   bool // a direct blocking ask(): never a host wait, whatever its request's wait says
+	timedAsk  bool // a direct askTimed: its request must carry wait {callId, timed: true} (ASK-8)
 	selfAbort bool // a direct call whose own signal was aborted before the call
 	ambiguous bool // a request first seen as a replay may be this call's
 
@@ -312,7 +313,7 @@ func (c *Checker) directCmd(i int, x wire.Direct) {
 		key := fgKey{x.Session, d.body.CallID}
 		live := c.liveWait(key)
 		fg := c.newForeground(key, fgDirect, i)
-		fg.directID = x.ID
+		fg.directID, fg.timedAsk = x.ID, true
 		if t := d.body.TimeoutMs; t != nil && *t >= 1 && *t <= 2147483647 && *t == float64(int64(*t)) {
 			fg.argMs = int64(*t)
 			fg.deadline, fg.dlKnown, fg.dlFromArgs = fg.start+fg.argMs, true, true
@@ -366,6 +367,9 @@ func (c *Checker) linkEvent(i int, ev *gwEvent, replay bool) {
 			return
 		}
 		fg.event, ev.fg = ev, fg
+		if fg.timedAsk && !ev.timed && !fg.refused && c.on(invServiceContract) {
+			c.fail(invServiceContract, i, ev.agent+"/"+ev.callID+": askTimed forwarded its request with wait {callId} but not timed: true", fg.startRec)
+		}
 		if fg.deferred {
 			c.learnHostMode(hostTimed) // the legacy tool forwards no wait (TOOL-1)
 		}

@@ -39,6 +39,7 @@ const (
 	HeaderNeedsObjects
 	ReusedCallKeepsPlace
 	UnreadableReplyDropped
+	AskTimedUntimedWait
 	ClaimReleasedOnLocalReturn
 	ClosedPanelReplies
 	TakeTimeIgnored
@@ -310,6 +311,12 @@ var table = [numIDs]Info{
 		Doc: "a late-reply node whose payload cannot be read as questions and answers shows nothing instead of its raw " +
 			"text",
 		Source: "rendering only what parsed (issue 12)",
+	},
+	AskTimedUntimedWait: {
+		Name: "ask-timed-untimed-wait", Side: Host, Breaks: []string{"ASK-8"},
+		Doc: "askTimed forwards its request with wait {callId} but without timed: true, so clients treat it as a blocking " +
+			"request: no claim, no countdown, and the host's timer alone decides",
+		Source: "building the wait from the call id alone, as the blocking tool path does (issue 12)",
 	},
 	TakeTimeIgnored: {
 		Name: "take-time-ignored", Side: Client, Breaks: []string{"CD-4", "CD-6"},

@@ -299,7 +299,8 @@ func (s *Service) AskTimed(now int64, r Request, callID string, timeoutMs float6
 	entry.armed() // the timer NewWait armed
 
 	t := &entry.ask
-	*t = timedAsk{s: s, entry: entry, callID: callID, done: done, wait: wire.Wait{CallID: callID, Timed: true}}
+	// MUTANT ask-timed-untimed-wait: the forwarded wait leaves timed out.
+	*t = timedAsk{s: s, entry: entry, callID: callID, done: done, wait: wire.Wait{CallID: callID, Timed: !s.mutants.Has(mutant.AskTimedUntimedWait)}}
 	inner := r
 	inner.Signal = w.Signal()
 	inner.Wait = &t.wait
