@@ -54,7 +54,8 @@ type Checker struct {
 
 	headers map[string]bool // timedHeader by tools JSON, kept across traces
 
-	restarts int // host restarts so far
+	restarts    int            // host restarts so far
+	handClaimed map[fgKey]bool // calls whose reply a ClaimReply command claimed by hand
 }
 
 // timedHeader classifies a header's tools once per distinct JSON (hosts repeat theirs).
@@ -159,6 +160,7 @@ func (c *Checker) reset(t *trace.Trace) {
 	c.rpcs = map[rpcKey]*rpcCall{}
 	c.accepted = c.accepted[:0]
 	c.restarts = 0
+	c.handClaimed = map[fgKey]bool{}
 	c.clients = map[string]*clientModel{}
 	c.ap = applyCtx{}
 	if c.asks == nil {
@@ -327,6 +329,10 @@ func (c *Checker) beginApply(i int, cmd wire.Command) {
 	switch x := cmd.(type) {
 	case wire.OpenSession:
 		c.openSession(x)
+	case wire.ClaimReply:
+		// a claim the scenario told the service by hand: the reply's reservation follows
+		// that claim's turn, which the oracle's reply model does not (INV-RESERVATION-HELD)
+		c.handClaimed[fgKey{x.Session, x.CallID}] = true
 	case wire.CloseSession:
 		ap.abortSession, ap.closing = x.Session, true
 		c.parentAbort(x.Session, i, true)

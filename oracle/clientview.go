@@ -63,9 +63,19 @@ func (c *Checker) snapshot(i int, host *wire.HostState, clients []wire.ClientSta
 		if cm == nil {
 			continue
 		}
+		if !showsPage(cs) {
+			continue // an answerer with no page (a scenario's holding client): nothing shown to judge
+		}
 		c.clientCards(i, cm, cs)
 		c.clientCountdowns(i, cm, cs)
 		c.clientRows(i, cm, cs)
 		c.clientNodes(i, cm, cs)
 	}
+}
+
+// showsPage reports whether a client state shows a page at all: cards, drafts, rows,
+// nodes or a conversation. A client port with no UI (an answerer that only holds
+// deliveries) shows none of them.
+func showsPage(cs *wire.ClientState) bool {
+	return len(cs.Cards) > 0 || len(cs.Drafts) > 0 || len(cs.Rows) > 0 || len(cs.Nodes) > 0 || len(cs.Conversation) > 0
 }

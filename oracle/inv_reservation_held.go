@@ -6,7 +6,9 @@ import "github.com/twosettle/twosettle/engine/wire"
 // rule: a reply answer() queued holds its Session's reservation for its call, under its
 // message id, until its turn settles (admitted, discarded, or claimed into a turn that
 // ended without admitting it). A reply restored from the durable inbox after a restart is
-// exempt: its reservation comes back only when it is claimed again (LATE-6). Checked at
+// exempt: its reservation comes back only when it is claimed again (LATE-6); so is a reply
+// a scenario claimed by hand (wire.ClaimReply), whose turn the reply model does not
+// follow. Checked at
 // every probe and at the end, on hosts that report their volatile state.
 
 func (c *Checker) reservationsHeld(i int, h *wire.HostState) {
@@ -14,7 +16,7 @@ func (c *Checker) reservationsHeld(i int, h *wire.HostState) {
 		return
 	}
 	for _, a := range c.accepted {
-		if a.lost || a.epoch != c.restarts {
+		if a.lost || a.epoch != c.restarts || c.handClaimed[fgKey{a.s.id, a.callID}] {
 			continue
 		}
 		r := a.s.findReply(a.msgID)

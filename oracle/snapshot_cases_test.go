@@ -19,7 +19,9 @@ func init() {
 		violationCase{inv: "INV-CLIENT-CARDS", name: "CARD-2 a held request keeps its card before the projection lists the call", base: "timed",
 			break_: func(m *mut) int {
 				i := m.find(0, "c2@", "in frame waterfall", `"callId":"q2"`)
-				return probeAfter(m, i, trace.Snapshot{Clients: []wire.ClientState{{Client: "c2", Gen: 1, Connected: true}}})
+				// a page that shows its conversation but no card
+				return probeAfter(m, i, trace.Snapshot{Clients: []wire.ClientState{{Client: "c2", Gen: 1, Connected: true,
+					Conversation: []wire.ConvEntry{{Session: "s1", Kind: wire.ConvMessage, Seq: 5, Turn: 1, Ref: "msg-1", Visible: true}}}}})
 			}},
 		violationCase{inv: "INV-CLIENT-CARDS", name: "CARD-9 a continued card whose reply is queued is not listed", base: "timed",
 			break_: func(m *mut) int {
