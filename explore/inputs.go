@@ -16,7 +16,8 @@ import (
 // a service askTimed whose timeout is invalid, from a caller that is not live (ASK-6); a
 // plan review whose approve is no option label, or with no detail (ASK-3); an aborted
 // ask (ASK-1); a message with a late-reply source but another outcome, or an ordinary
-// message whose text is a late reply's JSON (NODE-1); a focus right after a timed
+// message whose text is a late reply's JSON (NODE-1); a continued call's id asked again
+// and answered from its card (PROJ-3, CARD-4); a focus right after a timed
 // request arrives, before its claim frame (CD-3); and probes, expectations with no
 // assertion, at moments where the snapshot invariants have something to judge (cards
 // held before their first frame, continued cards and rows, queued replies).
@@ -60,7 +61,24 @@ func (g *gen) inputs() {
 	if len(g.calls) > 0 && chance(r, 20) {
 		g.replyLookalike()
 	}
+	if late := g.lateCalls(); len(late) > 0 && g.sw.Mode == scenarios.ModeTimed && chance(r, 25) {
+		g.reaskContinued(pick(r, late))
+	}
 	g.probes()
+}
+
+// reaskContinued asks a call id again after its question went continued (PROJ-3: the
+// reused id moves to the end as open), and a user answers the new request from the card
+// that already had the late-answer RPC (CARD-4: the waterfall is used).
+func (g *gen) reaskContinued(c genCall) {
+	r := g.r
+	at := c.at + scenarios.Duration(c.timeoutMs+between(r, 200, 3000))
+	m := scenarios.ModelAction{Kind: scenarios.ModelAsk, Call: c.call, Questions: c.questions, Timeout: "-1"}
+	g.model(at, c.session, m)
+	if len(g.clients) > 0 {
+		cl := pick(r, g.clients)
+		g.answerOn(at+scenarios.Duration(between(r, cl.latencyMs+50, cl.latencyMs+1500)), cl.name, sessionKey(c.session), c.call, c.questions)
+	}
 }
 
 // hostileService makes one direct call the service must refuse on its own terms.

@@ -84,6 +84,7 @@ const (
 	sitProbeBeforeFrame
 	sitProbeContinuedCard
 	sitProbeQueuedReply
+	sitReaskContinued
 	numSituations
 )
 
@@ -146,6 +147,7 @@ var situationList = [numSituations]Situation{
 	sitProbeBeforeFrame:         {"probe-before-claim-frame", "a probe saw a client holding a claim stream that had no frame yet (CARD-2, CD-3)"},
 	sitProbeContinuedCard:       {"probe-continued-card", "a probe saw a continued card (CARD-9, ROW-1)"},
 	sitProbeQueuedReply:         {"probe-reservation-held", "a probe saw the host hold a reservation (LATE-6)"},
+	sitReaskContinued:           {"reask-continued-call", "a call id whose result was pending was asked again (PROJ-3) and its card got a waterfall beside the RPC (CARD-4)"},
 }
 
 var crashSituation = map[string]int{

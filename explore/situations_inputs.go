@@ -19,6 +19,7 @@ func (x *situations) scanInputs(tr *trace.Trace) {
 	accepted := map[string]int{} // session/call -> answers in the batch answer() accepted
 	waiting := map[string]int{}  // client -> claim streams opened with no frame yet
 	open := map[string]string{}  // stream id -> client
+	pending := map[string]bool{} // session/call whose tool result was pending
 	for i := range tr.Records {
 		r := &tr.Records[i]
 		switch p := r.Payload.(type) {
@@ -30,6 +31,14 @@ func (x *situations) scanInputs(tr *trace.Trace) {
 					x.set(sitHeaderToolsNotArray)
 				} else if strings.HasPrefix(strings.TrimSpace(t[1:]), "null") || strings.HasPrefix(strings.TrimSpace(t[1:]), `"`) {
 					x.set(sitHeaderToolsMixed)
+				}
+			case session.ToolResult:
+				if strings.Contains(d.Text, `"pending":true`) {
+					pending[p.Session+"/"+d.CallID] = true
+				}
+			case session.ToolCall:
+				if pending[p.Session+"/"+d.CallID] {
+					x.set(sitReaskContinued)
 				}
 			case session.UserMessage:
 				if !d.Message.Source.IsQuestionReply() && strings.Contains(d.Message.Text, "answer_to_pending_question") {

@@ -342,11 +342,12 @@ var catalogue = [numInvariants]Invariant{
 			"it is claimed again.",
 	},
 	invClientCards: {
-		Name: "INV-CLIENT-CARDS", Kind: KindSafety, Guards: []string{"CARD-1", "CARD-2", "CARD-9", "CARD-12"},
+		Name: "INV-CLIENT-CARDS", Kind: KindSafety, Guards: []string{"CARD-1", "CARD-2", "CARD-4", "CARD-9", "CARD-12"},
 		Needs: NeedsClients,
 		Doc: "At every probe and at the end, a page lists one card per (Session, call id); a question request it still " +
 			"holds keeps its call's card through the claim's first frame, listed or not in the projection; a continued " +
-			"card whose reply waits in the page's inbox view is not listed unless a live request holds it.",
+			"card whose reply waits in the page's inbox view is not listed unless a live request holds it; a card with a " +
+			"waterfall submits through it, not through the late-answer RPC.",
 	},
 	invClientCountdown: {
 		Name: "INV-CLIENT-COUNTDOWN", Kind: KindSafety, Guards: []string{"CD-2", "CD-3", "CD-5", "CD-7", "CD-9"},

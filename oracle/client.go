@@ -456,6 +456,7 @@ func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
 		}
 	case wire.SendCall:
 		if x.Endpoint == wire.EndpointAnswer {
+			c.cardChannel(i, cm, x)
 			if !cm.submit || cm.submitUsed {
 				c.fail(invClientNoManufacturedReply, i, cm.name+": sent a late answer in response to "+c.recs[cm.cur].Payload.String()+", not to a submit of its user", cm.cur)
 			}

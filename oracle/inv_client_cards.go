@@ -13,6 +13,10 @@ import "github.com/twosettle/twosettle/engine/wire"
 //     no reply of its own waiting has its card (CARD-9: a discard brings it back with the
 //     next view; another call's reply does not hide it).
 //
+// and, as it happens, a card submits through its waterfall when it has one: a late-answer
+// call for a call whose forwarded request the page still holds is the wrong channel
+// (CARD-4).
+//
 // Review panels (a settled call's reopened read-only answers) are not question cards.
 
 func (c *Checker) clientCards(i int, cm *clientModel, cs *wire.ClientState) {
@@ -71,4 +75,16 @@ func usableRow(r wire.PendingRow) bool {
 		}
 	}
 	return true
+}
+
+// cardChannel checks a late-answer call against the page's requests (CARD-4): when both
+// channels exist the waterfall is used.
+func (c *Checker) cardChannel(i int, cm *clientModel, x wire.SendCall) {
+	if !c.on(invClientCards) {
+		return
+	}
+	a := parseAnswerArgs(x.Args)
+	if a.callID != "" && cm.liveRequest(a.agent, a.callID) {
+		c.fail(invClientCards, i, cm.name+": submitted "+a.agent+"/"+a.callID+" through the late-answer RPC while it holds the call's waterfall request", cm.cur)
+	}
 }

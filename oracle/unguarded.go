@@ -39,7 +39,6 @@ var unguarded = []Exemption{
 	{"CLAIM-5", Gap, "a client's delegation after a claim stream with no frame is not required by an invariant", []string{"test engine/client/claim_test.go", "scenario wait-no-host-wait-client-delegates"}},
 	{"CLAIM-6", Gap, "the end of a client's listener is not visible as a record of its own", []string{"test engine/client/claim_test.go", "scenario wait-turn-abort-closes-the-wait"}},
 	{"CARD-3", Gap, "unkeyed cards' keys are not compared across reloads", []string{"test engine/client/card_test.go", "scenario ask-client-cancel-is-restored"}},
-	{"CARD-4", Gap, "a card's channel is not compared with the requests and rows its page holds", []string{"test engine/client/card_test.go", "scenario card-channel-waterfall-then-rpc"}},
 	{"CARD-5", Gap, "a card's busy flag and kept draft after a waterfall submission are not checked", []string{"test engine/client/card_test.go", "scenario card-resubmit-after-work-continued"}},
 	{"CARD-6", Gap, "the resubmit hint is presentation the oracle does not read", []string{"test engine/client/card_test.go", "scenario card-resubmit-after-work-continued"}},
 	{"CARD-7", Gap, "the panel closing after an accepted RPC is not checked (INV-ACCEPT-STEERS checks the host side)", []string{"test engine/client/card_test.go", "scenario card-hide-keeps-claim-and-countdown"}},

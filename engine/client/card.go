@@ -45,6 +45,7 @@ type card struct {
 	// channels
 	waterfall *delivery // the attached waterfall channel, nil none
 	rpc       bool      // an rpc channel is attached (continued rows)
+	rpcFirst  bool      // MUTANT rpc-channel-first
 
 	// countdown (docs/PEER.md §6.2)
 	timedWait   bool // the attached waterfall has a deadline
@@ -124,6 +125,8 @@ func (c *card) precedence() int {
 // channel is the answer channel a submission would use now (docs/PEER.md §6.2).
 func (c *card) channel() string {
 	switch {
+	case c.rpcFirst && c.rpc:
+		return wire.ChannelRPC // MUTANT rpc-channel-first: a card that had the RPC keeps it
 	case c.waterfall != nil:
 		return wire.ChannelWaterfall
 	case c.state == wire.StateContinued && c.rpc:

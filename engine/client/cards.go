@@ -40,6 +40,7 @@ func (c *Client) newCard(session string, qs []wire.Question, callID, kind string
 		questions: qs,
 		kind:      kind,
 		state:     wire.StateOpen,
+		rpcFirst:  c.mutants.Has(mutant.RPCChannelFirst),
 	}
 	if len(qs) <= len(k.draftsBuf) {
 		k.drafts = k.draftsBuf[:len(qs):len(qs)]

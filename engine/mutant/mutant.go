@@ -53,6 +53,7 @@ const (
 	ContinuedRowNewCard
 	HideReleasesClaim
 	NodeDropsUnreadableText
+	RPCChannelFirst
 	numIDs
 )
 
@@ -317,6 +318,12 @@ var table = [numIDs]Info{
 		Doc: "askTimed forwards its request with wait {callId} but without timed: true, so clients treat it as a blocking " +
 			"request: no claim, no countdown, and the host's timer alone decides",
 		Source: "building the wait from the call id alone, as the blocking tool path does (issue 12)",
+	},
+	RPCChannelFirst: {
+		Name: "rpc-channel-first", Side: Client, Breaks: []string{"CARD-4"},
+		Doc: "a card that once had the late-answer RPC (its call was continued) keeps submitting through it, even when a " +
+			"new request for the call (a reused call id) attaches a waterfall",
+		Source: "a channel chosen once and cached on the card (issue 12)",
 	},
 	TakeTimeIgnored: {
 		Name: "take-time-ignored", Side: Client, Breaks: []string{"CD-4", "CD-6"},
