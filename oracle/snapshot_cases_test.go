@@ -134,5 +134,14 @@ func init() {
 				m.tr.Final.Clients[0].Nodes = []wire.NodeState{{Session: "s1", Seq: 18, CallID: "q2"}}
 				return final
 			}},
+		violationCase{inv: "INV-CLIENT-CARDS", name: "CARD-4 a card with a waterfall submits through it", base: "timed",
+			break_: func(m *mut) int {
+				i := m.find(0, "c2@", "in frame waterfall", `"callId":"q2"`)
+				at, ct := m.tr.Records[i].Time+1, m.tr.Records[i].ClientTime+1
+				m.insert(i+1, trace.Record{Time: at, ClientTime: ct, Actor: "c2", Kind: trace.In, Payload: wire.User{Action: wire.UserAction{Kind: wire.ActSubmit, Card: "q2"}}})
+				m.insert(i+2, trace.Record{Time: at, ClientTime: ct, Actor: "c2", Kind: trace.Out, Payload: wire.SendCall{Gen: 1, RPCID: "c2-rx", Endpoint: wire.EndpointAnswer,
+					Args: []byte(`{"agentId":"s1","callId":"q2","answer":{"answers":[{"id":"a","selected":["x"]}]}}`)}})
+				return i + 2
+			}},
 	)
 }
