@@ -101,8 +101,8 @@ func (c *CoverageReport) JSON() []byte {
 //	...
 //	uncovered: 2 of 110 requirement ids
 //	  ROW-3   A legacy row offers no question action.
-//	unguarded: 7 untraceable, 14 gaps (why, and what covers them instead: simrun coverage --json)
-//	89/110 ids guarded by the oracle
+//	unguarded: 7 untraceable, 13 gaps (why, and what covers them instead: simrun coverage --json)
+//	90/110 ids guarded by the oracle
 func (c *CoverageReport) Text() string {
 	var b strings.Builder
 	for _, r := range c.Requirements {

@@ -320,11 +320,12 @@ var catalogue = [numInvariants]Invariant{
 			"closing a keyed panel records nothing and manufactures no reply.",
 	},
 	invClientClaimDiscipline: {
-		Name: "INV-CLIENT-CLAIM-DISCIPLINE", Kind: KindSafety, Guards: []string{"CLAIM-1", "CLAIM-2", "CLAIM-4"},
+		Name: "INV-CLIENT-CLAIM-DISCIPLINE", Kind: KindSafety, Guards: []string{"CLAIM-1", "CLAIM-2", "CLAIM-4", "CLAIM-5"},
 		Needs: NeedsClients,
 		Doc: "A client opens attachWait for a timed request before it answers or rejects it; it keeps that claim until " +
 			"the host has its outcome (no cancel of the claim between sending a result and the result's reply, nor in " +
-			"the same input just before it); and it releases the claim before delegating with next.",
+			"the same input just before it); it releases the claim before delegating with next; and a claim stream that " +
+			"ends with no frame (no host wait) makes it delegate the request with next in that input.",
 	},
 	invClientExpiry: {
 		Name: "INV-CLIENT-EXPIRY", Kind: KindSafety, Guards: []string{"CLAIM-7", "CD-1", "CD-4", "CD-6"},

@@ -36,7 +36,8 @@ type clientModel struct {
 	blind map[string]bool
 
 	cur        int
-	submit     bool // the current input is the user's submit
+	expectNext string // CLAIM-5: the event the current input must delegate (its claim ended with no frame)
+	submit     bool   // the current input is the user's submit
 	submitUsed bool
 	cancelled  []*clientStream // claim streams the client cancelled in the current input
 }
@@ -90,6 +91,7 @@ func (cm *clientModel) claimFor(k fgKey) *clientStream {
 
 func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 	cm := c.client(r.Actor)
+	c.delegated(cm)
 	cm.cur, cm.submit, cm.submitUsed, cm.cancelled = i, false, false, cm.cancelled[:0]
 	switch x := in.(type) {
 	case wire.FromHost:
@@ -139,6 +141,9 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 			}
 		case wire.StreamEnd:
 			if st := cm.streams[f.StreamID]; st != nil {
+				if !st.ended && !st.cancelled && !st.hasFrame && st.gen == cm.gen {
+					cm.expectNext = cm.liveTimedEvent(st.session, st.call)
+				}
 				st.ended = true
 			}
 		case wire.SessionUpdate:
@@ -415,6 +420,9 @@ func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
 					cm.results[x.RPCID] = &clientResult{key: k, eventID: x.EventID, rec: i}
 				}
 			case wire.OutcomeNext:
+				if x.EventID == cm.expectNext {
+					cm.expectNext = ""
+				}
 				if st != nil && !st.ended && !st.cancelled {
 					c.fail(invClientClaimDiscipline, i, cm.name+": delegated timed ev="+x.EventID+" with next while still holding its claim stream "+st.id, st.openRec)
 				}
@@ -468,4 +476,27 @@ func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
 func isCancelOf(f wire.Frame, ev string) bool {
 	c, ok := f.(wire.Cancel)
 	return ok && c.EventID == ev
+}
+
+// liveTimedEvent is the id of the page's live timed request for the call ("" none).
+func (cm *clientModel) liveTimedEvent(sess, call string) string {
+	for _, ev := range cm.events {
+		if ev.timed && !ev.done && ev.session == sess && ev.call == call {
+			return ev.id
+		}
+	}
+	return ""
+}
+
+// delegated checks, when a client's input is over, that a claim stream which ended with
+// no frame made it delegate its request with next (CLAIM-5: no host wait remains).
+func (c *Checker) delegated(cm *clientModel) {
+	if cm.expectNext == "" {
+		return
+	}
+	ev := cm.expectNext
+	cm.expectNext = ""
+	if e := cm.events[ev]; e != nil && !e.done && c.on(invClientClaimDiscipline) {
+		c.fail(invClientClaimDiscipline, cm.cur, cm.name+": the claim stream of ev="+ev+" ended with no frame but the client did not delegate it (next)", e.rec)
+	}
 }

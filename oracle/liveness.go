@@ -88,6 +88,9 @@ func (c *Checker) final(f *trace.Final) {
 		}
 	}
 
+	for _, cm := range c.clients {
+		c.delegated(cm)
+	}
 	c.leaks(f)
 	c.snapshot(FinalRecord, &f.Host, f.Clients)
 }

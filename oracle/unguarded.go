@@ -36,7 +36,6 @@ var unguarded = []Exemption{
 	{"TOOL-6", Gap, "a call with no live agent looks on the wire like one whose agent was disposed; the oracle does not model the agent registry", []string{"test engine/questions/tool_test.go", "scenario tool-timed-path-needs-a-live-agent"}},
 	{"TOOL-9", Gap, "the tool error's {name, code} is compared only for the codes the wait invariants know", []string{"test engine/questions/tool_test.go", "scenario ask-empty-batch-refused"}},
 	{"ASK-5", Gap, "how a client's rejection is restored is checked only through the wait invariants' result mapping", []string{"test engine/questions/service_test.go", "scenario ask-client-cancel-is-restored"}},
-	{"CLAIM-5", Gap, "a client's delegation after a claim stream with no frame is not required by an invariant", []string{"test engine/client/claim_test.go", "scenario wait-no-host-wait-client-delegates"}},
 	{"CLAIM-6", Gap, "the end of a client's listener is not visible as a record of its own", []string{"test engine/client/claim_test.go", "scenario wait-turn-abort-closes-the-wait"}},
 	{"CARD-3", Gap, "unkeyed cards' keys are not compared across reloads", []string{"test engine/client/card_test.go", "scenario ask-client-cancel-is-restored"}},
 	{"CARD-5", Gap, "a card's busy flag and kept draft after a waterfall submission are not checked", []string{"test engine/client/card_test.go", "scenario card-resubmit-after-work-continued"}},

@@ -237,7 +237,10 @@ func (c *Client) claimEnded(s *stream, err *wire.Error) {
 	switch {
 	case d.phase == phHandshake && err == nil:
 		// No frame: no host wait remains. Delegate; the card stays (CLAIM-5).
-		c.finish(d, wire.Outcome{Kind: wire.OutcomeNext})
+		// MUTANT frameless-end-waits: the client keeps waiting for a frame instead.
+		if !c.mutants.Has(mutant.FramelessEndWaits) {
+			c.finish(d, wire.Outcome{Kind: wire.OutcomeNext})
+		}
 	case d.phase != phDone && err != nil:
 		// A terminal claim-stream failure rejects the question (CLAIM-8).
 		c.finish(d, wire.Outcome{Kind: wire.OutcomeRejected, Error: err})

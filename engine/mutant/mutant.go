@@ -54,6 +54,7 @@ const (
 	HideReleasesClaim
 	NodeDropsUnreadableText
 	RPCChannelFirst
+	FramelessEndWaits
 	numIDs
 )
 
@@ -324,6 +325,12 @@ var table = [numIDs]Info{
 		Doc: "a card that once had the late-answer RPC (its call was continued) keeps submitting through it, even when a " +
 			"new request for the call (a reused call id) attaches a waterfall",
 		Source: "a channel chosen once and cached on the card (issue 12)",
+	},
+	FramelessEndWaits: {
+		Name: "frameless-end-waits", Side: Client, Breaks: []string{"CLAIM-5"},
+		Doc: "a claim stream that ends with no frame (no host wait behind the request) leaves the client waiting instead " +
+			"of delegating with next",
+		Source: "treating a stream's end as nothing more than the end of updates (issue 12)",
 	},
 	TakeTimeIgnored: {
 		Name: "take-time-ignored", Side: Client, Breaks: []string{"CD-4", "CD-6"},
