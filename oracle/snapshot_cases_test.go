@@ -143,5 +143,13 @@ func init() {
 					Args: []byte(`{"agentId":"s1","callId":"q2","answer":{"answers":[{"id":"a","selected":["x"]}]}}`)}})
 				return i + 2
 			}},
+		violationCase{inv: "INV-CLIENT-CLAIM-DISCIPLINE", name: "CLAIM-5 a claim stream that ends with no frame makes the client delegate", base: "timed",
+			break_: func(m *mut) int {
+				i := m.find(0, "c2@", "out open", "userQuestions/attachWait", `"callId":"q2"`)
+				st := m.tr.Records[i].Payload.(wire.OpenStream).StreamID
+				at, ct := m.tr.Records[i].Time+1, m.tr.Records[i].ClientTime+1
+				m.insert(i+1, trace.Record{Time: at, ClientTime: ct, Actor: "c2", Kind: trace.In, Payload: wire.FromHost{Frame: wire.StreamEnd{StreamID: st}}})
+				return i + 1
+			}},
 	)
 }
