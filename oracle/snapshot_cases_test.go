@@ -151,5 +151,15 @@ func init() {
 				m.insert(i+1, trace.Record{Time: at, ClientTime: ct, Actor: "c2", Kind: trace.In, Payload: wire.FromHost{Frame: wire.StreamEnd{StreamID: st}}})
 				return i + 1
 			}},
+		violationCase{inv: "INV-SERVICE-CONTRACT", name: "ASK-8 askTimed forwards wait {callId, timed: true}", base: "timed",
+			break_: func(m *mut) int {
+				n := len(m.tr.Records)
+				at := m.tr.Records[n-1].Time
+				m.insert(n, trace.Record{Time: at, Actor: trace.ActorHost, Kind: trace.In, Payload: wire.Direct{ID: "d1", Op: wire.OpAskTimed, Session: "s1", Agent: wire.AgentLive,
+					Body: []byte(`{"callId":"w9","timeoutMs":5000,"questions":[{"id":"a","question":"A?"}]}`)}})
+				m.insert(n+1, trace.Record{Time: at, Actor: trace.ActorHost, Kind: trace.Out, Payload: wire.SendFrame{Client: "c1", Gen: 1, Frame: wire.Waterfall{
+					EventID: "e99", Event: wire.EventQuestionsRequest, AgentID: "s1", Request: []byte(`{"questions":[{"id":"a","question":"A?"}],"wait":{"callId":"w9"}}`)}}})
+				return n + 1
+			}},
 	)
 }
