@@ -16,7 +16,7 @@ func TestFmtMs(t *testing.T) {
 
 func TestAxisBreaksLongIdleGapsAndStaysMonotonic(t *testing.T) {
 	times := []int64{0, 10, 20, 2050, 3000, 123_000, 123_010}
-	a := newAxis(times, 100, 1100)
+	a := newAxis(times, nil, 100, 1100, 0)
 	breaks := 0
 	for _, s := range a.segs {
 		if s.brk {
@@ -56,7 +56,7 @@ func TestAxisBreaksLongIdleGapsAndStaysMonotonic(t *testing.T) {
 		t.Fatalf("ticks %q", labels)
 	}
 	// one instant: still a usable axis
-	one := newAxis([]int64{0}, 0, 500)
+	one := newAxis([]int64{0}, nil, 0, 500, 0)
 	if x := one.x(0); x != 250 {
 		t.Fatalf("x(0) = %v", x)
 	}
