@@ -21,6 +21,8 @@ type Failure struct {
 	// beside it (Transcript).
 	File       string `json:"file"`
 	Transcript string `json:"transcript,omitempty"`
+	// Timeline is its timeline page beside the YAML (<name>.html; "" when none).
+	Timeline string `json:"timeline,omitempty"`
 	Message    string `json:"message"`
 	Steps      int    `json:"steps"`        // steps of the generated scenario
 	ShrunkTo   int    `json:"shrunk_steps"` // steps of the written one
