@@ -155,7 +155,10 @@ func (b *builder) probeCountdowns(i int, r trace.Record, clients []wire.ClientSt
 			// the remainder on the client's clock: its reading now is the host's time
 			// plus its last known skew
 			cd.deadline = r.Time + b.skew[cs.Client] + card.Countdown.RemainingMs
-			if s := cd.cur(); s != nil && s.state == state && (state != cdRunning || s.due == r.Time+card.Countdown.RemainingMs) {
+			if s := cd.cur(); s != nil && s.state == state {
+				if state == cdRunning {
+					s.due = r.Time + card.Countdown.RemainingMs
+				}
 				continue
 			}
 			probe := r

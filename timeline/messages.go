@@ -109,43 +109,41 @@ func messages(recs []trace.Record) []message {
 		}
 	}
 	sort.SliceStable(m.msgs, func(i, j int) bool { return m.msgs[i].from < m.msgs[j].from })
-	markDelayed(m.msgs)
+	markDelayed(recs, m.msgs)
 	return m.msgs
 }
 
-// markDelayed flags a delivered message whose latency is at least twice its link's
-// median and 100 ms more (a delay fault, a partition, a slow draw far from the usual);
-// never a connect, whose latency includes the client's reconnect backoff.
-func markDelayed(msgs []message) {
-	byLink := map[string][]int64{}
-	link := func(x message) string { return transport(x.kind) + "|" + x.dest }
+// markDelayed flags a delivered message whose latency is at least twice the median
+// latency of its client's messages (both directions, both transports) and 100 ms more:
+// a delay fault, a partition, a slow draw far from the usual. Never a connect, whose
+// latency includes the client's reconnect backoff.
+func markDelayed(recs []trace.Record, msgs []message) {
+	client := func(x message) string {
+		if x.dest == trace.ActorHost {
+			return recs[x.from].Actor
+		}
+		return x.dest
+	}
+	counted := func(x message) bool { return !x.lost && x.to >= 0 && x.kind != "connect" }
+	byClient := map[string][]int64{}
 	for _, x := range msgs {
-		if !x.lost && x.to >= 0 {
-			byLink[link(x)] = append(byLink[link(x)], x.latency)
+		if counted(x) {
+			byClient[client(x)] = append(byClient[client(x)], x.latency)
 		}
 	}
 	median := map[string]int64{}
-	for k, ls := range byLink {
+	for k, ls := range byClient {
 		s := append([]int64(nil), ls...)
 		sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 		median[k] = s[len(s)/2]
 	}
 	for i := range msgs {
 		x := &msgs[i]
-		if x.lost || x.to < 0 || x.kind == "connect" {
-			continue // a connect's latency includes the client's reconnect backoff
+		if counted(*x) {
+			md := median[client(*x)]
+			x.delayed = x.latency >= 2*md && x.latency >= md+100
 		}
-		md := median[link(*x)]
-		x.delayed = x.latency >= 2*md && x.latency >= md+100
 	}
-}
-
-func transport(kind string) string {
-	switch kind {
-	case "result", "rpc", "reply", "failure":
-		return "http"
-	}
-	return "mux"
 }
 
 func frameKind(f wire.Frame) string {
