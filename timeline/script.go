@@ -11,7 +11,8 @@ package timeline
 // page.html?zoom=4&select=r0042.
 //
 // The view maps a base x to L + (x - L) * zoom - offset; the lane and call labels sit
-// outside the clipped plot and stay put. body data-ready="1" says it ran (the browser
+// outside the clipped plot and stay put. A run wider than the window opens fitted to it
+// (a zoom below 1), and tick labels closer than 48 px are hidden at each zoom. body data-ready="1" says it ran (the browser
 // test reads it), and an uncaught error is written to body data-js-error.
 const script = `(function () {
   "use strict";
@@ -19,14 +20,36 @@ const script = `(function () {
   var svg = document.getElementById("tl"), chart = document.getElementById("chart"), panel = document.getElementById("panel");
   if (!svg || !chart || !panel) { return; }
   var L = +svg.getAttribute("data-left"), R = +svg.getAttribute("data-right"), W = R - L;
+  var pad = +svg.getAttribute("width") - R, H = svg.getAttribute("height");
+  // a run wider than the window opens fitted to it (zoom below 1); V is the visible plot
+  var V = W, zmin = 1;
+  function fit() {
+    var avail = chart.clientWidth - 2;
+    if (avail > 0 && L + W + pad > avail) {
+      V = Math.max(avail - L - pad, 100);
+      zmin = V / W;
+    } else {
+      V = W;
+      zmin = 1;
+    }
+    svg.setAttribute("width", (L + V + pad).toFixed(1));
+    svg.setAttribute("viewBox", "0 0 " + (L + V + pad).toFixed(1) + " " + H);
+  }
+  var ticks = [], flabels = [];
   var els = Array.prototype.slice.call(svg.querySelectorAll("[data-x]")).map(function (e) {
     var a = function (n) { var v = e.getAttribute(n); return v === null ? null : +v; };
     return { e: e, t: e.tagName.toLowerCase(), x: a("data-x"), x2: a("data-x2"), y: a("data-y"), minw: a("data-minw") || 0 };
   });
-  var z = 1, off = 0;
+  els.forEach(function (b) {
+    var c = b.e.getAttribute("class") || "";
+    if (c === "tk" || c.indexOf("tkl") >= 0) { ticks.push(b); }
+    if (c === "fl") { b.w = b.e.textContent.length * 5.6 + 4; b.row = b.e.getAttribute("y"); flabels.push(b); }
+  });
+  fit();
+  var z = zmin, off = 0;
   function X(x) { return L + (x - L) * z - off; }
   function draw() {
-    off = Math.min(Math.max(off, 0), W * (z - 1));
+    off = Math.min(Math.max(off, 0), Math.max(0, W * z - V));
     els.forEach(function (b) {
       var e = b.e;
       switch (b.t) {
@@ -41,25 +64,40 @@ const script = `(function () {
       default: e.setAttribute("x", X(b.x).toFixed(1));
       }
     });
+    // tick labels at least 48 px apart at this zoom (their rules with them)
+    var last = -1e9;
+    for (var i = 0; i + 1 < ticks.length; i += 2) {
+      var x = X(ticks[i].x), show = x - last >= 48;
+      ticks[i].e.style.display = ticks[i + 1].e.style.display = show ? "" : "none";
+      if (show) { last = x; }
+    }
+    // fault labels that would overlap the previous one of their row are hidden (the
+    // rule and its tooltip stay)
+    var ends = {};
+    flabels.forEach(function (b) {
+      var x = X(b.x), show = !(b.row in ends) || x >= ends[b.row];
+      b.e.style.display = show ? "" : "none";
+      if (show) { ends[b.row] = x + b.w; }
+    });
     var zl = document.getElementById("zoomlevel");
-    if (zl) { zl.textContent = z === 1 ? "" : "zoom " + z.toFixed(1) + "x"; }
+    if (zl) { zl.textContent = "zoom " + (z < 1 ? z.toFixed(2) : z.toFixed(1)) + "x"; }
   }
   function zoomAt(f, px) {
-    var nz = Math.min(Math.max(z * f, 1), 500);
+    var nz = Math.min(Math.max(z * f, zmin), 500);
     off = L + (px + off - L) * nz / z - px;
     z = nz;
     draw();
   }
   function pointer(ev) { return ev.clientX - svg.getBoundingClientRect().left; }
-  function centre() { return L + W / 2; }
+  function centre() { return L + V / 2; }
   document.addEventListener("keydown", function (ev) {
     if (ev.ctrlKey || ev.metaKey || ev.altKey) { return; }
     switch (ev.key) {
     case "+": case "=": zoomAt(1.5, centre()); break;
     case "-": case "_": zoomAt(1 / 1.5, centre()); break;
-    case "0": z = 1; off = 0; draw(); break;
-    case "ArrowLeft": off -= W * 0.15; draw(); break;
-    case "ArrowRight": off += W * 0.15; draw(); break;
+    case "0": z = zmin; off = 0; draw(); break;
+    case "ArrowLeft": off -= V * 0.15; draw(); break;
+    case "ArrowRight": off += V * 0.15; draw(); break;
     case "Escape": closePanel(); return;
     default: return;
     }
@@ -68,7 +106,7 @@ const script = `(function () {
   Array.prototype.forEach.call(document.querySelectorAll("[data-zoom]"), function (b) {
     b.addEventListener("click", function () {
       var k = b.getAttribute("data-zoom");
-      if (k === "in") { zoomAt(1.5, centre()); } else if (k === "out") { zoomAt(1 / 1.5, centre()); } else { z = 1; off = 0; draw(); }
+      if (k === "in") { zoomAt(1.5, centre()); } else if (k === "out") { zoomAt(1 / 1.5, centre()); } else { z = zmin; off = 0; draw(); }
     });
   });
   chart.addEventListener("wheel", function (ev) {
@@ -92,6 +130,12 @@ const script = `(function () {
     if (moved) { off = drag.off - (ev.clientX - drag.x); draw(); }
   });
   window.addEventListener("mouseup", function () { drag = null; chart.classList.remove("drag"); });
+  window.addEventListener("resize", function () {
+    var atZmin = z === zmin;
+    fit();
+    if (atZmin || z < zmin) { z = zmin; }
+    draw();
+  });
 
   var selected = [];
   function clearSel() {
@@ -155,12 +199,12 @@ const script = `(function () {
   });
   // a link can open the page zoomed and with a record's panel open:
   // page.html?zoom=4&select=r0042 (zoomed around that record's mark)
-  var q = new URLSearchParams(window.location.search), sel = q.get("select"), zq = parseFloat(q.get("zoom") || "1");
-  if (zq > 1) {
-    var at = centre();
+  var q = new URLSearchParams(window.location.search), sel = q.get("select"), zq = parseFloat(q.get("zoom") || "0");
+  if (zq > 0) {
+    var at = L + W / 2;
     var m = sel ? svg.querySelector("[data-r='" + sel.replace(/[^A-Za-z0-9]/g, "") + "'].mk") : null;
     if (m) { at = +m.getAttribute("data-x"); }
-    z = Math.min(zq, 500);
+    z = Math.min(Math.max(zq, zmin), 500);
     off = L + (at - L) * z - centre();
   }
   draw();
