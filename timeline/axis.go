@@ -211,6 +211,29 @@ func (a axis) ticks() []tick {
 	return out
 }
 
+// fineTicks are the round instants at least minPx apart that ticks leaves out: the
+// page hides them until a zoom spreads them far enough apart to label.
+func (a axis) fineTicks(minPx float64) []tick {
+	coarse := map[int64]bool{}
+	for _, t := range a.ticks() {
+		coarse[t.t] = true
+	}
+	var out []tick
+	for _, s := range a.segs {
+		if s.brk || s.t1 <= s.t0 {
+			continue
+		}
+		pxPerMs := (s.x1 - s.x0 - 2*margin) / float64(s.t1-s.t0)
+		step := niceStep(minPx / pxPerMs)
+		for t := (s.t0/step + 1) * step; t < s.t1; t += step {
+			if !coarse[t] {
+				out = append(out, tick{t: t, x: a.x(t), label: fmtMs(t)})
+			}
+		}
+	}
+	return out
+}
+
 func niceStep(minMs float64) int64 {
 	for step := int64(1); ; step *= 10 {
 		for _, m := range []int64{1, 2, 5} {

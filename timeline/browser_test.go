@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -63,8 +64,7 @@ func browse(t *testing.T, bin, url string, extra ...string) (dom string, console
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	args := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-		"--user-data-dir=" + t.TempDir(), "--enable-logging=stderr", "--v=0", "--virtual-time-budget=3000",
-		"--window-size=1500,1300"}, extra...)
+		"--user-data-dir=" + t.TempDir(), "--enable-logging=stderr", "--v=0", "--virtual-time-budget=3000"}, extra...)
 	cmd := exec.CommandContext(ctx, bin, append(args, url)...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -91,7 +91,8 @@ type browserPage struct {
 	name  string
 	html  []byte
 	query string   // ?zoom=…&select=… (the page opens zoomed with a panel)
-	want  []string // element markers: name=substring of the rendered DOM
+	width int      // the window's width (default 1500)
+	want  []string // element markers: name=substring of the rendered DOM (name=re:REGEXP)
 }
 
 func libraryEntry(t *testing.T, name string) harness.Entry {
@@ -151,17 +152,24 @@ func TestTimelineInHeadlessChromium(t *testing.T) {
 		{name: "against-cd-take-time-survives-reload", html: againstPage,
 			want: append([]string{`divergence box=class="divergence"`, `divergence marker=class="divrule"`, `divergence ring=class="divring"`}, common...)},
 		{name: "library-cd-edit-freezes-and-survives-reload-panel", html: libPage, query: "?zoom=6&select=r0046",
-			want: []string{`panel open=id="panel" class="panel"><button`, `caused=what it caused`, `selected mark=class="mk cur"`, `script ran=data-ready="1"`}},
+			want: []string{`panel open=id="panel" class="panel"><button`, `caused=what it caused`, `selected mark=class="mk cur"`, `script ran=data-ready="1"`,
+				`finer ticks shown=re:class="tk fine"[^>]*style="display: inline;"`}},
+		{name: "failing-cd-take-time-survives-reload-take-time-ignored-narrow", html: failPage, width: 700,
+			want: []string{`fitted to the window=zoom 0.`, `script ran=data-ready="1"`}},
 	}
 	for _, pg := range pages {
 		t.Run(pg.name, func(t *testing.T) {
-			file := filepath.Join(dir, strings.TrimSuffix(pg.name, "-panel")+".html")
+			file := filepath.Join(dir, strings.TrimSuffix(strings.TrimSuffix(pg.name, "-panel"), "-narrow")+".html")
 			if err := os.WriteFile(file, pg.html, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			url := "file://" + file + pg.query
 			png := filepath.Join(dir, pg.name+".png")
-			dom, console := browse(t, bin, url, "--dump-dom", "--screenshot="+png)
+			width := pg.width
+			if width == 0 {
+				width = 1500
+			}
+			dom, console := browse(t, bin, url, "--dump-dom", "--screenshot="+png, "--window-size="+strconv.Itoa(width)+",1300")
 			if len(console) > 0 {
 				t.Errorf("the page wrote to the console:\n%s", strings.Join(console, "\n"))
 			}
@@ -170,7 +178,8 @@ func TestTimelineInHeadlessChromium(t *testing.T) {
 			}
 			for _, w := range pg.want {
 				name, marker, _ := strings.Cut(w, "=")
-				if !strings.Contains(dom, marker) {
+				if re, ok := strings.CutPrefix(marker, "re:"); ok && !regexp.MustCompile(re).MatchString(dom) ||
+					!ok && !strings.Contains(dom, marker) {
 					t.Errorf("missing %s (%s) in the rendered page", name, marker)
 				}
 			}

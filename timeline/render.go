@@ -486,9 +486,16 @@ func (p *page) svg() {
 	}
 	// axis
 	p.w("<line class=\"rule\" x1=\"", f1(plotLeft), "\" y1=\"", f1(p.axisY), "\" x2=\"", f1(p.width-rightPad), "\" y2=\"", f1(p.axisY), "\"/>\n")
-	for _, t := range p.ax.ticks() {
-		p.w("<line class=\"rule tkl\" data-x=\"", f1(t.x), "\" x1=\"", f1(t.x), "\" y1=\"", f1(p.axisY-3), "\" x2=\"", f1(t.x), "\" y2=\"", f1(bottom), "\" stroke-opacity=\".35\"/>\n")
-		p.w("<text class=\"tk\" data-x=\"", f1(t.x), "\" x=\"", f1(t.x), "\" y=\"", f1(p.axisY-4), "\" text-anchor=\"middle\">", esc(t.label), "</text>\n")
+	// the labelled ticks, then finer ones the script shows once a zoom spreads them
+	for k, ticks := range [][]tick{p.ax.ticks(), p.ax.fineTicks(16)} {
+		fine := ""
+		if k == 1 {
+			fine = " fine"
+		}
+		for _, t := range ticks {
+			p.w("<line class=\"rule tkl", fine, "\" data-x=\"", f1(t.x), "\" x1=\"", f1(t.x), "\" y1=\"", f1(p.axisY-3), "\" x2=\"", f1(t.x), "\" y2=\"", f1(bottom), "\" stroke-opacity=\".35\"/>\n")
+			p.w("<text class=\"tk", fine, "\" data-x=\"", f1(t.x), "\" x=\"", f1(t.x), "\" y=\"", f1(p.axisY-4), "\" text-anchor=\"middle\">", esc(t.label), "</text>\n")
+		}
 	}
 	p.faultRules()
 	for _, r := range p.runs {

@@ -35,14 +35,14 @@ const script = `(function () {
     svg.setAttribute("width", (L + V + pad).toFixed(1));
     svg.setAttribute("viewBox", "0 0 " + (L + V + pad).toFixed(1) + " " + H);
   }
-  var ticks = [], flabels = [];
+  var ticks = [], fineTicks = [], flabels = [];
   var els = Array.prototype.slice.call(svg.querySelectorAll("[data-x]")).map(function (e) {
     var a = function (n) { var v = e.getAttribute(n); return v === null ? null : +v; };
     return { e: e, t: e.tagName.toLowerCase(), x: a("data-x"), x2: a("data-x2"), y: a("data-y"), minw: a("data-minw") || 0 };
   });
   els.forEach(function (b) {
     var c = b.e.getAttribute("class") || "";
-    if (c === "tk" || c.indexOf("tkl") >= 0) { ticks.push(b); }
+    if (c.split(" ").indexOf("tk") >= 0 || c.indexOf("tkl") >= 0) { (c.indexOf("fine") >= 0 ? fineTicks : ticks).push(b); }
     if (c === "fl") { b.w = b.e.textContent.length * 5.6 + 4; b.row = b.e.getAttribute("y"); flabels.push(b); }
   });
   fit();
@@ -64,12 +64,19 @@ const script = `(function () {
       default: e.setAttribute("x", X(b.x).toFixed(1));
       }
     });
-    // tick labels at least 48 px apart at this zoom (their rules with them)
-    var last = -1e9;
+    // tick labels at least 48 px apart at this zoom (their rules with them): the
+    // labelled ticks first, then the finer ones where they fit between
+    var shown = [], last = -1e9;
     for (var i = 0; i + 1 < ticks.length; i += 2) {
       var x = X(ticks[i].x), show = x - last >= 48;
       ticks[i].e.style.display = ticks[i + 1].e.style.display = show ? "" : "none";
-      if (show) { last = x; }
+      if (show) { last = x; shown.push(x); }
+    }
+    for (var j = 0; j + 1 < fineTicks.length; j += 2) {
+      var fx = X(fineTicks[j].x), ok = fx >= L && fx <= L + V;
+      for (var k = 0; ok && k < shown.length; k++) { if (Math.abs(shown[k] - fx) < 48) { ok = false; } }
+      fineTicks[j].e.style.display = fineTicks[j + 1].e.style.display = ok ? "inline" : "none";
+      if (ok) { shown.push(fx); }
     }
     // fault labels that would overlap the previous one of their row are hidden (the
     // rule and its tooltip stay)

@@ -34,6 +34,7 @@ svg .runbg{fill:none;stroke:#9aa5b1;stroke-width:1}
 svg .gutter{fill:#fff;fill-opacity:.85}
 svg .ql{font-family:system-ui,sans-serif;font-size:11px}
 svg .tk{fill:#616e7c}
+svg .fine{display:none}
 svg .brk{fill:#f5f7fa}
 svg .brkl{fill:#9aa5b1;font-size:9px}
 svg .lane0{fill:#fafbfc}
