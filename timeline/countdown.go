@@ -28,7 +28,8 @@ type cdSeg struct {
 
 // countdown is one client's local countdown on one call's timed wait, drawn from the
 // client's own records: the claim stream's item frame ({"remainingMs":N}) starts it at
-// the client's clock reading plus N (CD-1); a focus pauses it, an edit (choose, type,
+// the client's clock reading plus N (CD-1); a focus pauses it (one before the claim
+// handshake once it starts, CD-3), an edit (choose, type,
 // skip) freezes it and Take time holds it for good (CD-2, CD-4, a disposition a reload
 // keeps); a local expiry is the client's own ASK_TIMED_OUT result (CD-6); the stream's
 // end, a cancel, a lost link or a reload stop it until the next item frame. A probe
@@ -210,6 +211,14 @@ func (b *builder) clientRecord(i int, r trace.Record) {
 		case wire.User:
 			cd := b.targetCountdown(r.Actor, e.Action)
 			if cd == nil {
+				// a focus before the claim handshake takes effect when the countdown
+				// starts; a blur before it undoes that (CD-3)
+				switch e.Action.Kind {
+				case wire.ActFocus:
+					b.focusFirst[r.Actor] = e.Action.Card
+				case wire.ActBlur, wire.ActWindowBlur:
+					delete(b.focusFirst, r.Actor)
+				}
 				return
 			}
 			switch e.Action.Kind {
@@ -254,6 +263,10 @@ func (b *builder) clientFrame(i int, r trace.Record, f wire.Frame) {
 		}
 		cd.deadline = r.ClientTime + *v.RemainingMs
 		cd.lastRecIdx = i
+		if card, ok := b.focusFirst[r.Actor]; ok && (card == "" || card == c.id) {
+			cd.focus = true
+			delete(b.focusFirst, r.Actor)
+		}
 		if s := cd.cur(); s != nil {
 			s.to, s.toRec = r.Time, i
 		}

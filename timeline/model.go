@@ -135,6 +135,9 @@ type builder struct {
 	// cdStreams maps a client's attachWait stream (CLIENT|STREAM) to its call.
 	cdStreams map[string]*call
 	skew      map[string]int64 // each client's last clock reading minus the host's
+	// focusFirst is a client's focus before any countdown started (its card, "" for the
+	// seat): it pauses the countdown that starts next (CD-3)
+	focusFirst map[string]string
 }
 
 type openClaim struct {
@@ -145,7 +148,7 @@ type openClaim struct {
 func build(tr *trace.Trace) *model {
 	b := &builder{m: &model{}, recs: tr.Records, calls: map[string]*call{}, lanes: map[string]int{},
 		streams: map[streamKey]*openClaim{}, events: map[string]string{}, directs: map[string]*call{}, views: map[string][]string{},
-		inView: map[string]bool{}, times: map[int64]bool{0: true}, cdStreams: map[string]*call{}, skew: map[string]int64{}}
+		inView: map[string]bool{}, times: map[int64]bool{0: true}, cdStreams: map[string]*call{}, skew: map[string]int64{}, focusFirst: map[string]string{}}
 	b.lanesFor(tr)
 	b.scanViews(tr)
 	for i := range tr.Records {

@@ -160,6 +160,8 @@ func TestCountdowns(t *testing.T) {
 			"cd-edit-freezes-and-survives-reload", map[string]string{"a": "running@40ms frozen@1s frozen@2.04s", "b": "running@40ms expired@5.04s"}},
 		{"CD-2 a focus pauses a pristine countdown and blur resumes it; CD-6 it expires later",
 			"cd-focus-pauses-blur-resumes", map[string]string{"a": "running@40ms paused@1s running@4s expired@9s"}},
+		{"CD-3 a focus before the claim handshake pauses the countdown once it starts; a blur before it undoes that",
+			"cd-focus-before-handshake", map[string]string{"a": "paused@1.2s", "b": "running@1.2s expired@6.2s"}},
 		{"CD-4 Take time holds the countdown, across a reload",
 			"cd-take-time-survives-reload", map[string]string{"a": "running@40ms held@1s held@2.04s"}},
 	} {

@@ -109,7 +109,6 @@ type page struct {
 	faultY        float64 // top of the fault labels
 	nFaults       int
 	axisY         float64
-	end           int64
 }
 
 func (p *page) build() {
@@ -134,7 +133,6 @@ func (p *page) layout() {
 	count := map[int64]int{}
 	times := map[int64]bool{}
 	for _, r := range p.runs {
-		p.end = max(p.end, r.m.end)
 		c := map[int64]int{}
 		for _, rec := range r.tr.Records {
 			c[rec.Time]++
