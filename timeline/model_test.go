@@ -44,36 +44,39 @@ func library(t *testing.T, name string) *harness.Result {
 // the host receives is the end of exactly one, from a send of the same message.
 func TestEveryMessageIsOneArrow(t *testing.T) {
 	for _, e := range harness.Library("") {
-		r := harness.Run(e, harness.DefaultOptions())
-		recs := r.Trace.Records
-		m := build(r.Trace)
-		from, to := map[int]int{}, map[int]int{}
-		for _, x := range m.msgs {
-			from[x.from]++
-			if x.to >= 0 {
-				to[x.to]++
-				if !x.lost && recs[x.to].Time < recs[x.from].Time {
-					t.Fatalf("%s: a message arrives before it left: %s -> %s", e.Path, recs[x.from], recs[x.to])
-				}
+		checkArrows(t, e.Path, harness.Run(e, harness.DefaultOptions()).Trace)
+	}
+}
+
+func checkArrows(t *testing.T, name string, tr *trace.Trace) {
+	t.Helper()
+	recs := tr.Records
+	m := build(tr)
+	from, to := map[int]int{}, map[int]int{}
+	for _, x := range m.msgs {
+		from[x.from]++
+		if x.to >= 0 {
+			to[x.to]++
+			if !x.lost && recs[x.to].Time < recs[x.from].Time {
+				t.Fatalf("%s: a message arrives before it left: %s -> %s", name, recs[x.from], recs[x.to])
 			}
 		}
-		for i, rec := range recs {
-			switch p := rec.Payload.(type) {
-			case wire.SendFrame, wire.SendResult, wire.SendCall, wire.OpenStream, wire.CancelStream:
-				if rec.Kind == trace.Out && from[i] != 1 {
-					t.Fatalf("%s: %d arrows from %s", e.Path, from[i], rec)
-				}
-			case wire.FromHost, wire.EventResult, wire.Call, wire.StreamOpen:
-				if rec.Kind == trace.In && to[i] != 1 && !strings.Contains(rec.String(), " rpc=inject-") { // an injected outcome has no sender
-					t.Fatalf("%s: %d arrows to %s", e.Path, to[i], rec)
-				}
-			case wire.FromHTTP:
-				// a failure the simulator makes for a call a crashed host never answered
-				// comes from no recorded send
-				if rec.Kind == trace.In && to[i] > 1 {
-					t.Fatalf("%s: %d arrows to %s", e.Path, to[i], rec)
-				}
-				_ = p
+	}
+	for i, rec := range recs {
+		switch rec.Payload.(type) {
+		case wire.SendFrame, wire.SendResult, wire.SendCall, wire.OpenStream, wire.CancelStream:
+			if rec.Kind == trace.Out && from[i] != 1 {
+				t.Fatalf("%s: %d arrows from %s", name, from[i], rec)
+			}
+		case wire.FromHost, wire.EventResult, wire.Call, wire.StreamOpen:
+			if rec.Kind == trace.In && to[i] != 1 && !strings.Contains(rec.String(), " rpc=inject-") { // an injected outcome has no sender
+				t.Fatalf("%s: %d arrows to %s", name, to[i], rec)
+			}
+		case wire.FromHTTP:
+			// a failure the simulator makes for a call a crashed host never answered
+			// comes from no recorded send
+			if rec.Kind == trace.In && to[i] > 1 {
+				t.Fatalf("%s: %d arrows to %s", name, to[i], rec)
 			}
 		}
 	}
