@@ -222,3 +222,21 @@ func TestSameInstantRecordsStandInSequenceOrder(t *testing.T) {
 		}
 	}
 }
+
+// A huge run still fits its axis: every mark inside the plot, in sequence order.
+func TestHugeRunStaysOnTheAxis(t *testing.T) {
+	tr := &trace.Trace{}
+	for i := 0; i < 12000; i++ {
+		tr.Records = append(tr.Records, trace.Record{Seq: i, Time: int64(i/7) * 3, Actor: trace.ActorSim, Kind: trace.Note, Payload: trace.Text("n")})
+	}
+	p := &page{runs: []*run{newRun(Input{Trace: tr}, "", "")}}
+	p.layout()
+	last := -1.0
+	for i := range tr.Records {
+		x := p.runs[0].markXY[i][0]
+		if x < plotLeft || x > p.width-rightPad || x < last {
+			t.Fatalf("record %d at x=%v (previous %v, plot %v..%v)", i, x, last, plotLeft, p.width-rightPad)
+		}
+		last = x
+	}
+}

@@ -159,9 +159,10 @@ func (p *page) layout() {
 	}
 	w := max(1000.0, float64(len(ts))*9+float64(slots)*seqStep)
 	w = min(w, 9000)
+	// the sub-axes take at most 60% of the width, whatever the run's size
 	step := seqStep
-	if free := w - float64(len(ts))*9; float64(slots)*step > free {
-		step = max(1, free/float64(max(slots, 1)))
+	if free := w * 0.6; float64(slots)*step > free {
+		step = free / float64(slots)
 	}
 	extra := make([]float64, len(ts))
 	for i, t := range ts {
