@@ -453,7 +453,7 @@ func (p *page) toolbar() {
 	p.w("<div class=\"tools\"><button type=\"button\" data-zoom=\"in\" title=\"zoom in (+)\">+</button>",
 		"<button type=\"button\" data-zoom=\"out\" title=\"zoom out (-)\">−</button>",
 		"<button type=\"button\" data-zoom=\"reset\" title=\"whole run (0)\">whole run</button>",
-		"<span class=\"hint\">wheel or + / − zoom at the pointer · drag or ← → pan · 0 whole run · ",
+		"<span class=\"hint\">ctrl/⌘ + wheel or + / − zoom at the pointer · drag, shift + wheel or ← → pan · 0 whole run · ",
 		"click a mark for its record and what it caused · Esc closes</span>",
 		"<span id=\"zoomlevel\" class=\"hint\"></span></div>\n")
 }

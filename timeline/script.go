@@ -116,12 +116,16 @@ const script = `(function () {
       if (k === "in") { zoomAt(1.5, centre()); } else if (k === "out") { zoomAt(1 / 1.5, centre()); } else { z = zmin; off = 0; draw(); }
     });
   });
+  // ctrl/cmd + wheel (and a trackpad pinch) zooms at the pointer, shift + wheel or a
+  // sideways wheel pans, a plain wheel scrolls the page as usual
   chart.addEventListener("wheel", function (ev) {
-    if (ev.shiftKey || Math.abs(ev.deltaX) > Math.abs(ev.deltaY)) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) {
+      zoomAt(Math.exp(-ev.deltaY * 0.0025), pointer(ev));
+    } else if (ev.shiftKey || Math.abs(ev.deltaX) > Math.abs(ev.deltaY)) {
       off += ev.deltaX || ev.deltaY;
       draw();
     } else {
-      zoomAt(Math.exp(-ev.deltaY * 0.0025), pointer(ev));
+      return;
     }
     ev.preventDefault();
   }, { passive: false });

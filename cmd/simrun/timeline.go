@@ -33,9 +33,9 @@ settled, removed) with its wait deadline, each client's claims and local countdo
 (running, paused by a focus, frozen by an edit, held by Take time, expired locally) and
 each client's clock skew, faults as vertical rules, and the oracle's verdict on top.
 Records of one virtual instant stand side by side in sequence order. In a browser:
-wheel or + / - zooms the time axis at the pointer, drag or the arrow keys pan, 0 shows
-the whole run, and a click on a mark lists its record, its message's other end and the
-later records of the same call, stream, event or request.
+ctrl + wheel or + / - zooms the time axis at the pointer, a drag, shift + wheel or the
+arrow keys pan, 0 shows the whole run, and a click on a mark lists its record, its
+message's other end and the later records of the same call, stream, event or request.
 
 A failing run still gets its page: the file is written, then simrun exits 1.
 
