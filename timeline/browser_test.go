@@ -203,3 +203,69 @@ func TestTimelineInHeadlessChromium(t *testing.T) {
 		})
 	}
 }
+
+// The page's keyboard and mouse, driven in headless Chromium over the DevTools protocol:
+// + zooms, an arrow key pans, 0 shows the whole run again, ctrl + wheel zooms at the
+// pointer, a drag pans, a click on a mark opens the panel with its record and what it
+// caused, and Escape closes it.
+func TestTimelineKeyboardAndMouseInHeadlessChromium(t *testing.T) {
+	bin := chromium(t)
+	dir := artifacts(t)
+	_, pg := page(t, libraryEntry(t, "cd-edit-freezes-and-survives-reload"), "")
+	file := filepath.Join(dir, "interaction-cd-edit-freezes-and-survives-reload.html")
+	if err := os.WriteFile(file, pg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := startCDP(t, bin, "file://"+file)
+	zoom := func() string { return c.eval(t, `document.getElementById("zoomlevel").textContent`) }
+	at := func() string { return c.eval(t, `document.querySelector("[data-r='r0068'].mk").getAttribute("transform")`) }
+	z0, x0 := zoom(), at()
+	if z0 != "zoom 1.0x" {
+		t.Fatalf("the page opens at %q", z0)
+	}
+	c.key(t, "+")
+	if zoom() != "zoom 1.5x" || at() == x0 {
+		t.Fatalf("+: %q, mark at %s (was %s)", zoom(), at(), x0)
+	}
+	x1 := at()
+	c.key(t, "ArrowRight")
+	if zoom() != "zoom 1.5x" || at() == x1 {
+		t.Fatalf("→: %q, mark at %s (was %s)", zoom(), at(), x1)
+	}
+	c.key(t, "0")
+	if zoom() != z0 || at() != x0 {
+		t.Fatalf("0: %q, mark at %s, not %s", zoom(), at(), x0)
+	}
+	x, y := c.point(t, "#chart svg")
+	c.mouse(t, "mouseWheel", x, y, map[string]any{"deltaX": 0, "deltaY": -400, "modifiers": 2}) // ctrl
+	if zoom() == z0 {
+		t.Fatal("ctrl + wheel did not zoom")
+	}
+	x2 := at()
+	c.mouse(t, "mousePressed", x, y, map[string]any{"button": "left", "clickCount": 1})
+	c.mouse(t, "mouseMoved", x-80, y, map[string]any{"button": "left"})
+	c.mouse(t, "mouseMoved", x-160, y, map[string]any{"button": "left"})
+	c.mouse(t, "mouseReleased", x-160, y, map[string]any{"button": "left", "clickCount": 1})
+	if at() == x2 {
+		t.Fatal("a drag did not pan")
+	}
+	c.key(t, "0")
+	mx, my := c.point(t, "[data-r='r0068'].mk")
+	c.mouse(t, "mousePressed", mx, my, map[string]any{"button": "left", "clickCount": 1})
+	c.mouse(t, "mouseReleased", mx, my, map[string]any{"button": "left", "clickCount": 1})
+	if c.eval(t, `String(document.getElementById("panel").hidden)`) != "false" {
+		t.Fatal("a click on the mark opened no panel")
+	}
+	text := c.eval(t, `document.getElementById("panel").textContent`)
+	if !strings.Contains(text, "0068 t=5040 b@5040 out result") || !strings.Contains(text, "what it caused") ||
+		!strings.Contains(text, "0069 t=5050 host in event-result b.1") {
+		t.Fatalf("panel:\n%s", text)
+	}
+	c.key(t, "Escape")
+	if c.eval(t, `String(document.getElementById("panel").hidden)`) != "true" {
+		t.Fatal("Escape did not close the panel")
+	}
+	if e := c.eval(t, `document.body.getAttribute("data-js-error")`); e != "" {
+		t.Fatalf("the page's script failed: %s", e)
+	}
+}
