@@ -218,7 +218,9 @@ func TestTimelineKeyboardAndMouseInHeadlessChromium(t *testing.T) {
 	}
 	c := startCDP(t, bin, "file://"+file)
 	zoom := func() string { return c.eval(t, `document.getElementById("zoomlevel").textContent`) }
-	at := func() string { return c.eval(t, `document.querySelector("[data-r='r0068'].mk").getAttribute("transform")`) }
+	at := func() string {
+		return c.eval(t, `document.querySelector("[data-r='r0068'].mk").getAttribute("transform")`)
+	}
 	z0, x0 := zoom(), at()
 	if z0 != "zoom 1.0x" {
 		t.Fatalf("the page opens at %q", z0)
