@@ -207,7 +207,7 @@ func TestTimelineInHeadlessChromium(t *testing.T) {
 // The page's keyboard and mouse, driven in headless Chromium over the DevTools protocol:
 // + zooms, an arrow key pans, 0 shows the whole run again, ctrl + wheel zooms at the
 // pointer, a drag pans, a click on a mark opens the panel with its record and what it
-// caused, and Escape closes it.
+// caused, Escape closes it, and a legend entry hides and shows its kind of arrow.
 func TestTimelineKeyboardAndMouseInHeadlessChromium(t *testing.T) {
 	bin := chromium(t)
 	dir := artifacts(t)
@@ -266,6 +266,19 @@ func TestTimelineKeyboardAndMouseInHeadlessChromium(t *testing.T) {
 	c.key(t, "Escape")
 	if c.eval(t, `String(document.getElementById("panel").hidden)`) != "true" {
 		t.Fatal("Escape did not close the panel")
+	}
+	// a click on the legend's "frame" hides the frame arrows, a second one shows them
+	shown := func() string {
+		return c.eval(t, `String(Array.prototype.filter.call(document.querySelectorAll("line.msg.frame"), function (e) { return e.getBoundingClientRect().width + e.getBoundingClientRect().height > 0; }).length)`)
+	}
+	before := shown()
+	lx, ly := c.point(t, `.legend [data-kinds="frame connect"]`)
+	for i, want := range []string{"0", before} {
+		c.mouse(t, "mousePressed", lx, ly, map[string]any{"button": "left", "clickCount": 1})
+		c.mouse(t, "mouseReleased", lx, ly, map[string]any{"button": "left", "clickCount": 1})
+		if got := shown(); got != want || before == "0" {
+			t.Fatalf("legend click %d: %s frame arrows shown, want %s (of %s)", i+1, got, want, before)
+		}
 	}
 	if e := c.eval(t, `document.body.getAttribute("data-js-error")`); e != "" {
 		t.Fatalf("the page's script failed: %s", e)

@@ -306,7 +306,7 @@ func (p *page) html() {
 	if p.against != nil {
 		title = p.against.title()
 	}
-	p.w("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>", esc("timeline: "+title), "</title>\n<style>", css, "</style>\n</head>\n<body>\n")
+	p.w("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>", esc("timeline: "+title), "</title>\n<style>", css, kindCSS, "</style>\n</head>\n<body>\n")
 	p.w("<h1>", esc(title), "</h1>\n")
 	for _, r := range p.runs {
 		p.runHeader(r)
@@ -427,12 +427,12 @@ func (p *page) legend() {
 		"<span><i style=\"background:#cf1124;border-radius:0\"></i>reject</span>",
 		"<span><i style=\"background:#a368fc\"></i>probe</span>",
 		"<span><i style=\"background:#9aa5b1;border:0\"></i>sched / note</span>",
-		"<span><b class=\"ln\" style=\"border-color:#2f6fde\"></b>delivery</span>",
-		"<span><b class=\"ln\" style=\"border-color:#b8c2cc\"></b>frame</span>",
-		"<span><b class=\"ln\" style=\"border-color:#2d8a5f\"></b>$events/result</span>",
-		"<span><b class=\"ln\" style=\"border-color:#d64545\"></b>cancel</span>",
-		"<span><b class=\"ln\" style=\"border-color:#8e44ad\"></b>RPC / reply</span>",
-		"<span><b class=\"ln\" style=\"border-color:#14919b\"></b>claim stream</span>",
+		"<span class=\"kind\" data-kinds=\"delivery\" title=\"click to hide or show these arrows\"><b class=\"ln\" style=\"border-color:#2f6fde\"></b>delivery</span>",
+		"<span class=\"kind\" data-kinds=\"frame connect\" title=\"click to hide or show these arrows\"><b class=\"ln\" style=\"border-color:#b8c2cc\"></b>frame</span>",
+		"<span class=\"kind\" data-kinds=\"result\" title=\"click to hide or show these arrows\"><b class=\"ln\" style=\"border-color:#2d8a5f\"></b>$events/result</span>",
+		"<span class=\"kind\" data-kinds=\"cancel\" title=\"click to hide or show these arrows\"><b class=\"ln\" style=\"border-color:#d64545\"></b>cancel</span>",
+		"<span class=\"kind\" data-kinds=\"rpc reply failure\" title=\"click to hide or show these arrows\"><b class=\"ln\" style=\"border-color:#8e44ad\"></b>RPC / reply</span>",
+		"<span class=\"kind\" data-kinds=\"claim release\" title=\"click to hide or show these arrows\"><b class=\"ln\" style=\"border-color:#14919b\"></b>claim stream</span>",
 		"<span><b class=\"ln\" style=\"border-color:#cf1124;border-style:dashed\"></b>✕ lost</span>",
 		"<span><b class=\"ln\" style=\"border-color:#e8590c;border-width:3px\"></b>delayed</span>",
 		"<span><i style=\"background:#5b9cf5;border-radius:0\"></i>open</span>",
@@ -691,6 +691,7 @@ func (p *page) messages(r *run) {
 			title += "\n" + send.String() + "\n" + r.line(m.to)
 		}
 		id := r.id(m.from)
+		p.w("<g class=\"m-", m.kind, "\">")
 		p.w("<line class=\"", cls, "\" data-r=\"", id, "\" data-x=\"", f1(from[0]), "\" data-x2=\"", f1(x2), "\" x1=\"", f1(from[0]), "\" y1=\"", f1(from[1]),
 			"\" x2=\"", f1(x2), "\" y2=\"", f1(y2), "\"")
 		if !m.lost {
@@ -704,6 +705,7 @@ func (p *page) messages(r *run) {
 			mx := (from[0] + x2) / 2
 			p.w("<text class=\"dly\" data-x=\"", f1(mx), "\" x=\"", f1(mx), "\" y=\"", f1((from[1]+y2)/2-3), "\" text-anchor=\"middle\">", esc(fmtMs(m.latency)), "</text>\n")
 		}
+		p.w("</g>\n")
 	}
 	p.w("</g>\n")
 }

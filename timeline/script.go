@@ -118,6 +118,14 @@ const script = `(function () {
   });
   // ctrl/cmd + wheel (and a trackpad pinch) zooms at the pointer, shift + wheel or a
   // sideways wheel pans, a plain wheel scrolls the page as usual
+  // a legend entry of a message kind hides or shows its arrows
+  Array.prototype.forEach.call(document.querySelectorAll(".legend [data-kinds]"), function (s) {
+    s.addEventListener("click", function () {
+      var off = !s.classList.contains("off");
+      s.classList.toggle("off", off);
+      s.getAttribute("data-kinds").split(" ").forEach(function (k) { svg.classList.toggle("hide-" + k, off); });
+    });
+  });
   chart.addEventListener("wheel", function (ev) {
     if (ev.ctrlKey || ev.metaKey || ev.altKey) {
       zoomAt(Math.exp(-ev.deltaY * 0.0025), pointer(ev));

@@ -1,5 +1,7 @@
 package timeline
 
+import "strings"
+
 // css is the page's inline style sheet.
 const css = `
 body{font:13px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:16px;color:#1f2933;background:#fff}
@@ -94,6 +96,8 @@ svg a:hover .m,svg a:hover .claim,svg a:hover .ph,svg a:hover .cd{stroke:#000;st
 .legend{font-size:12px;color:#52606d;margin:6px 0 8px}
 .legend span{margin-right:14px;white-space:nowrap;display:inline-block}
 .legend i{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:4px;vertical-align:-1px;border:1px solid #1f2933}
+.legend .kind{cursor:pointer}
+.legend .kind.off{opacity:.35;text-decoration:line-through}
 .legend b.ln{display:inline-block;width:18px;height:0;border-top:2px solid;margin-right:4px;vertical-align:3px}
 .panel{position:fixed;right:16px;bottom:16px;max-width:min(760px,60vw);max-height:45vh;overflow:auto;background:#fff;border:1px solid #9aa5b1;border-radius:6px;box-shadow:0 4px 16px rgba(0,0,0,.18);padding:8px 10px;font:11px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:pre}
 .panel h3{font:600 12px system-ui,sans-serif;margin:4px 0}
@@ -107,3 +111,16 @@ svg a:hover .m,svg a:hover .claim,svg a:hover .ph,svg a:hover .cd{stroke:#000;st
 details{margin:8px 0}
 summary{cursor:pointer;font-weight:600}
 `
+
+// messageKinds are the kinds of message arrows (message.kind); a legend entry hides
+// or shows its kinds (the script toggles hide-KIND on the picture).
+var messageKinds = []string{"delivery", "frame", "cancel", "result", "rpc", "reply", "failure", "claim", "release", "connect"}
+
+// kindCSS hides each kind's arrows while the picture has its hide- class.
+var kindCSS = func() string {
+	var b strings.Builder
+	for _, k := range messageKinds {
+		b.WriteString("svg.hide-" + k + " .m-" + k + "{display:none}\n")
+	}
+	return b.String()
+}()
