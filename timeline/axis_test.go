@@ -82,3 +82,17 @@ func TestParseVerdict(t *testing.T) {
 		t.Fatalf("%+v", v)
 	}
 }
+
+func TestEsc(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain text 0042 t=5":    "plain text 0042 t=5",
+		`<a href="x">&'</a>`:     "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;",
+		"nul\x00bell\x07 ok\t\n": "nul\uFFFDbell\uFFFD ok\t\n",
+		"bad \xff utf8 \x7f":     "bad \uFFFD utf8 \uFFFD",
+		"ünïcode \uFFFE":         "ünïcode \uFFFD",
+	} {
+		if got := esc(in); got != want {
+			t.Errorf("esc(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

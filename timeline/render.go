@@ -1005,29 +1005,55 @@ func trunc(s string, n int) string {
 
 // esc escapes s for XML and HTML text and attribute values. Invalid UTF-8 and the
 // control characters XML 1.0 cannot carry become U+FFFD, so the page stays well-formed
-// whatever a scenario or a host wrote.
+// whatever a scenario or a host wrote. Plain ASCII text without markup characters (most
+// of a page) is returned as it is.
 func esc(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '&':
-			b.WriteString("&amp;")
-		case r == '<':
-			b.WriteString("&lt;")
-		case r == '>':
-			b.WriteString("&gt;")
-		case r == '"':
-			b.WriteString("&quot;")
-		case r == '\'':
-			b.WriteString("&#39;")
-		case r == '\n' || r == '\t':
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f || (r >= 0xFFFE && r <= 0xFFFF):
-			b.WriteRune('\uFFFD')
-		default:
-			b.WriteRune(r)
+	clean := true
+	for i := 0; i < len(s) && clean; i++ {
+		switch c := s[i]; {
+		case c == '&' || c == '<' || c == '>' || c == '"' || c == '\'' || c == 0x7f || c >= 0x80:
+			clean = false
+		case c < 0x20 && c != '\n' && c != '\t':
+			clean = false
 		}
 	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/8)
+	start := 0 // the clean span not yet written
+	for i := 0; i < len(s); {
+		c := s[i]
+		rep, n := "", 1
+		switch {
+		case c == '&':
+			rep = "&amp;"
+		case c == '<':
+			rep = "&lt;"
+		case c == '>':
+			rep = "&gt;"
+		case c == '"':
+			rep = "&quot;"
+		case c == '\'':
+			rep = "&#39;"
+		case c == '\n' || c == '\t':
+		case c < 0x20 || c == 0x7f:
+			rep = "\uFFFD"
+		case c >= 0x80:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			n = size
+			if r == utf8.RuneError && size == 1 || r == 0xFFFE || r == 0xFFFF {
+				rep = "\uFFFD"
+			}
+		}
+		if rep != "" {
+			b.WriteString(s[start:i])
+			b.WriteString(rep)
+			start = i + n
+		}
+		i += n
+	}
+	b.WriteString(s[start:])
 	return b.String()
 }
