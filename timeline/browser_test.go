@@ -260,7 +260,8 @@ func TestTimelineKeyboardAndMouseInHeadlessChromium(t *testing.T) {
 	}
 	text := c.eval(t, `document.getElementById("panel").textContent`)
 	if !strings.Contains(text, "0068 t=5040 b@5040 out result") || !strings.Contains(text, "what it caused") ||
-		!strings.Contains(text, "0069 t=5050 host in event-result b.1") {
+		!strings.Contains(text, "0069 t=5050 host in event-result b.1") || !strings.Contains(text, "what led to it") ||
+		!strings.Contains(text, "0046 t=40 b@40 in frame item stream=b-s1") {
 		t.Fatalf("panel:\n%s", text)
 	}
 	c.key(t, "Escape")

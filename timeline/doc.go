@@ -46,8 +46,9 @@
 // sequence sub-axis: records of one virtual instant stand side by side in sequence
 // order, so same-instant ordering reads left to right and message arrows point forward.
 // The script (script.go) zooms and pans that axis (ctrl + wheel, drag, shift + wheel,
-// + - 0 and the arrow keys) and on a click lists a record, its message's other end and
-// the later records of the same call, stream, event or request (relations.go).
+// + - 0 and the arrow keys) and on a click lists a record, its message's other end, the
+// later records of the same call, stream, event or request (relations.go) and the
+// earlier ones that led to it.
 //
 // The lifecycle of a call (session/call id) comes from its log events and from the
 // projection views the host published (SessionUpdate frames, probes, the final state),

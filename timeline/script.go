@@ -207,6 +207,17 @@ const script = `(function () {
     }
     panel.appendChild(heading("what it caused: later records of the same " + (keys.length ? keys.join(", ") : "call or stream (none)") + " (" + caused.length + (caused.length === 60 ? "+" : "") + ")"));
     caused.forEach(function (c) { panel.appendChild(line(c)); mark(c, "sel"); });
+    var before = [];
+    if (keys.length) {
+      for (var p = d.previousElementSibling; p && before.length < 15; p = p.previousElementSibling) {
+        var pk = (p.getAttribute("data-k") || "").split(" ");
+        if (keys.some(function (k) { return pk.indexOf(k) >= 0; })) { before.unshift(p.id); }
+      }
+    }
+    if (before.length) {
+      panel.appendChild(heading("what led to it: the last " + before.length + " earlier records of the same " + keys.join(", ")));
+      before.forEach(function (c) { panel.appendChild(line(c)); });
+    }
     panel.hidden = false;
   }
   chart.addEventListener("click", function (ev) {
