@@ -34,8 +34,10 @@ settled, removed) with its wait deadline, each client's claims and local countdo
 each client's clock skew, faults as vertical rules, and the oracle's verdict on top.
 Records of one virtual instant stand side by side in sequence order. In a browser:
 ctrl + wheel or + / - zooms the time axis at the pointer, a drag, shift + wheel or the
-arrow keys pan, 0 shows the whole run, and a click on a mark lists its record, its
-message's other end and the later records of the same call, stream, event or request.
+arrow keys pan, 0 shows the whole run, a click on a mark lists its record, its
+message's other end, the later records of the same call, stream, event or request and
+the earlier ones that led to it, and a click on a message kind in the legend hides or
+shows its arrows.
 
 A failing run still gets its page: the file is written, then simrun exits 1.
 
