@@ -33,7 +33,8 @@
 // arrow from the sender's mark to the receiver's; a lost one ends in a cross on the way;
 // a lost HTTP message continues as the network's failure to the client; one still in
 // flight at the end of the run is dotted; one much slower than its client's usual
-// latency (twice the median and 100 ms more) is thick and labelled "delayed".
+// latency on its transport (twice the median and 100 ms more) is thick and labelled
+// "delayed".
 //
 // Countdowns (countdown.go): a client's local countdown on a call starts when the claim
 // stream's item frame ({"remainingMs":N}) arrives, at the client's clock plus N (CD-1);

@@ -113,34 +113,41 @@ func messages(recs []trace.Record) []message {
 	return m.msgs
 }
 
-// markDelayed flags a delivered message whose latency is at least twice the median
-// latency of its client's messages (both directions, both transports) and 100 ms more:
-// a delay fault, a partition, a slow draw far from the usual. Never a connect, whose
-// latency includes the client's reconnect backoff.
+// markDelayed flags a delivered message whose latency is at least twice the (lower)
+// median latency of its client's messages on the same transport (HTTP, or the mux link:
+// frames, claim streams), both directions, and 100 ms more: a delay fault, a partition,
+// a slow draw far from the usual. A client's configured latency is its usual, so a slow
+// HTTP link is not "delayed" throughout. Never a connect, whose latency includes the
+// client's reconnect backoff.
 func markDelayed(recs []trace.Record, msgs []message) {
-	client := func(x message) string {
+	link := func(x message) string {
+		client := x.dest
 		if x.dest == trace.ActorHost {
-			return recs[x.from].Actor
+			client = recs[x.from].Actor
 		}
-		return x.dest
+		switch x.kind {
+		case "result", "rpc", "reply", "failure":
+			return "http|" + client
+		}
+		return "mux|" + client
 	}
 	counted := func(x message) bool { return !x.lost && x.to >= 0 && x.kind != "connect" }
-	byClient := map[string][]int64{}
+	byLink := map[string][]int64{}
 	for _, x := range msgs {
 		if counted(x) {
-			byClient[client(x)] = append(byClient[client(x)], x.latency)
+			byLink[link(x)] = append(byLink[link(x)], x.latency)
 		}
 	}
 	median := map[string]int64{}
-	for k, ls := range byClient {
+	for k, ls := range byLink {
 		s := append([]int64(nil), ls...)
 		sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-		median[k] = s[len(s)/2]
+		median[k] = s[(len(s)-1)/2]
 	}
 	for i := range msgs {
 		x := &msgs[i]
 		if counted(*x) {
-			md := median[client(*x)]
+			md := median[link(*x)]
 			x.delayed = x.latency >= 2*md && x.latency >= md+100
 		}
 	}

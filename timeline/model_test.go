@@ -140,6 +140,14 @@ steps:
 			t.Fatal("the delayed arrow is not marked on the page")
 		}
 	})
+	t.Run("a client's configured slow HTTP link is its usual latency, not a delay", func(t *testing.T) {
+		m := build(library(t, "card-resubmit-after-work-continued").Trace) // a: http 2s
+		for _, x := range m.msgs {
+			if x.delayed {
+				t.Fatalf("%s %s marked delayed (%dms)", x.kind, x.dest, x.latency)
+			}
+		}
+	})
 }
 
 // segs is a countdown's states in order, "state@from" each.
