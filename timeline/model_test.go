@@ -69,7 +69,7 @@ func checkArrows(t *testing.T, name string, tr *trace.Trace) {
 				t.Fatalf("%s: %d arrows from %s", name, from[i], rec)
 			}
 		case wire.FromHost, wire.EventResult, wire.Call, wire.StreamOpen:
-			if rec.Kind == trace.In && to[i] != 1 && !strings.Contains(rec.String(), " rpc=inject-") { // an injected outcome has no sender
+			if rec.Kind == trace.In && to[i] != 1 && !strings.Contains(rec.String(), "=inject-") { // an injected outcome or claim has no sender
 				t.Fatalf("%s: %d arrows to %s", name, to[i], rec)
 			}
 		case wire.FromHTTP:
