@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/twosettle/twosettle/fileio"
 	"github.com/twosettle/twosettle/harness"
 	"github.com/twosettle/twosettle/scenarios"
 	"github.com/twosettle/twosettle/timeline"
@@ -43,5 +44,5 @@ func WriteTimeline(yamlPath string, yaml []byte, opts Options) (string, error) {
 		in.Notes = append(in.Notes, "FAILED "+f.String())
 	}
 	path := TimelinePath(yamlPath)
-	return path, writeAtomic(path, timeline.Render(in))
+	return path, fileio.WriteAtomic(path, timeline.Render(in))
 }

@@ -19,20 +19,25 @@ import (
 // The browser checks open real pages in headless Chromium (Debian's chromium, driven by
 // its own command line: --dump-dom for the DOM after the page's script ran,
 // --enable-logging=stderr --v=0 for the console, --screenshot for a PNG). They skip when
-// no chromium is on PATH, unless TWOSETTLE_REQUIRE_BROWSER=1 (.ci/run sets it), which
-// makes a missing browser a failure. The pages and screenshots are kept in
+// no chromium is on PATH and with -short, unless TWOSETTLE_REQUIRE_BROWSER=1 (.ci/run
+// sets it), which makes a missing browser a failure. The pages and screenshots are kept in
 // $TWOSETTLE_ARTIFACTS (a new temporary directory when unset) and their paths logged.
 
 // chromium is the browser's path, or the test is skipped (failed under
 // TWOSETTLE_REQUIRE_BROWSER=1).
 func chromium(t *testing.T) string {
 	t.Helper()
+	required := os.Getenv("TWOSETTLE_REQUIRE_BROWSER") == "1"
+	if testing.Short() && !required {
+		// .ci/run's race stage runs -short: the browser stage runs these once, required
+		t.Skip("-short: the headless-browser checks of the timeline are skipped")
+	}
 	for _, name := range []string{"chromium", "chromium-browser"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
 	}
-	if os.Getenv("TWOSETTLE_REQUIRE_BROWSER") == "1" {
+	if required {
 		t.Fatal("TWOSETTLE_REQUIRE_BROWSER=1 but no chromium on PATH (apt-get install chromium)")
 	}
 	t.Skip("no chromium on PATH: the headless-browser checks of the timeline are skipped (.ci/run installs it; locally: apt-get install chromium)")
