@@ -316,8 +316,9 @@ func (c *Campaign) one(ctx context.Context, r *Runner, i, seed uint64) result {
 	return res
 }
 
-// write stores failure f's files in OutDir (no transcript when it is nil) and names its
-// replay line, or says why they could not be written.
+// write stores failure f's files in OutDir (no transcript when it is nil), its timeline
+// page beside them when it has a transcript, and names its replay line, or says why they
+// could not be written.
 func (c *Campaign) write(f *Failure, yaml, transcript []byte) {
 	var err error
 	f.File, f.Transcript, err = Write(c.OutDir, SeedName(f.Seed), yaml, transcript)
@@ -326,4 +327,10 @@ func (c *Campaign) write(f *Failure, yaml, transcript []byte) {
 		return
 	}
 	f.Replay = ReplayCommand(f.File, c.Options)
+	if transcript != nil {
+		// the failure's picture beside its YAML (a lost host's run has none to draw)
+		if f.Timeline, err = WriteTimeline(f.File, yaml, c.Options); err != nil {
+			f.WriteErr = "timeline: " + err.Error()
+		}
+	}
 }

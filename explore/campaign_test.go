@@ -202,6 +202,15 @@ func TestFailureIsShrunkAndWritten(t *testing.T) {
 	if err != nil || !strings.Contains(string(tr), "\n  "+f.Invariant+" at ") {
 		t.Fatalf("transcript %s: %v\n%s", f.Transcript, err, tr)
 	}
+	// issue 14 (6): its timeline page beside the YAML, the same run's violation on it
+	if f.Timeline != TimelinePath(f.File) || filepath.Dir(f.Timeline) != dir {
+		t.Fatalf("timeline %q beside %q", f.Timeline, f.File)
+	}
+	pg, err := os.ReadFile(f.Timeline)
+	if err != nil || !strings.HasPrefix(string(pg), "<!DOCTYPE html>") || !strings.Contains(string(pg), `class="verdict violation"`) ||
+		!strings.Contains(string(pg), "<b>"+f.Invariant+"</b>") {
+		t.Fatalf("timeline %s: %v\n%.300s", f.Timeline, err, pg)
+	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		if strings.Contains(e.Name(), ".tmp-") {

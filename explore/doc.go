@@ -51,10 +51,12 @@
 //   - A failure is shrunk (same first invariant), its refused steps are marked refused:
 //     (simrun replay treats an unexpected refusal as invalid input), the YAML is decoded
 //     back and rerun through harness.RunScenario to check it reproduces, and then YAML and
-//     transcript are written atomically before the failure is reported.
+//     transcript are written atomically before the failure is reported, with its
+//     timeline page beside them (WriteTimeline: the written YAML run once more, drawn by
+//     package timeline).
 //
 // Owns: generation, the campaign, shrinking, situations. Imports harness (Compile,
-// Execute, RunScenario), oracle, sim, scenarios, trace, golden and engine/wire. Runner
+// Execute, RunScenario), oracle, sim, scenarios, trace, golden, timeline and engine/wire. Runner
 // runs through harness.Execute, the run sequence simrun run uses, with Options.Host (a
 // harness.HostFactory; nil is the reference host): the campaign, the shrinker and the
 // failure writer (which checks a case through harness.RunScenario) all use that one

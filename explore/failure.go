@@ -31,6 +31,8 @@ type Failure struct {
 	Replay string `json:"replay,omitempty"`
 	// WriteErr is why the files could not be written.
 	WriteErr string `json:"write_error,omitempty"`
+	// Timeline is its timeline page beside the YAML (<name>.html; "" when none).
+	Timeline string `json:"timeline,omitempty"`
 }
 
 // Final prepares a failing scenario for a person: it marks the steps the run refused

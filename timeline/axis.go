@@ -8,9 +8,17 @@ import (
 // axis maps virtual milliseconds to x pixels: linear inside each segment of activity,
 // with long idle gaps drawn as fixed-width breaks (a 120 s timeout after 3 s of activity
 // would otherwise squeeze everything into a few pixels).
+//
+// Inside an instant the axis has a sequence sub-axis: an instant with n records is
+// widened by its extra width (n-1 steps), so the records of one virtual instant stand
+// side by side in sequence order (xk) instead of stacking into a column; x(t) is an
+// instant's first slot.
 type axis struct {
 	segs   []seg
 	x0, x1 float64
+	inst   []int64   // the widened instants, sorted
+	cum    []float64 // cum[i]: the extra width of every instant before inst[i]
+	step   float64   // px between two records of one instant
 }
 
 type seg struct {
@@ -25,8 +33,25 @@ const (
 	maxBreaks  = 8
 )
 
-// newAxis lays out the instants times (sorted, unique, starting at 0) over [x0, x1].
-func newAxis(times []int64, x0, x1 float64) axis {
+// newAxis lays out the instants times (sorted, unique, starting at 0) over [x0, x1],
+// instant times[i] widened by extra[i] px (nil: none).
+func newAxis(times []int64, extra []float64, x0, x1 float64, step float64) axis {
+	total := 0.0
+	var inst []int64
+	var cum []float64
+	for i, w := range extra {
+		if w > 0 {
+			inst = append(inst, times[i])
+			cum = append(cum, total)
+			total += w
+		}
+	}
+	a := newBaseAxis(times, x0, x1-total)
+	a.x1, a.inst, a.cum, a.step = x1, inst, append(cum, total), step
+	return a
+}
+
+func newBaseAxis(times []int64, x0, x1 float64) axis {
 	a := axis{x0: x0, x1: x1}
 	if len(times) == 0 {
 		times = []int64{0}
@@ -94,9 +119,24 @@ func newAxis(times []int64, x0, x1 float64) axis {
 	return a
 }
 
-// x is the pixel of instant t (clamped to the axis). An instant segment (all its
-// records at one time) sits in its middle, with a small margin on both sides otherwise.
+// x is the pixel of instant t (clamped to the axis): its first slot when the instant
+// is widened.
 func (a axis) x(t int64) float64 {
+	i := sort.Search(len(a.inst), func(i int) bool { return a.inst[i] >= t })
+	extra := 0.0
+	if len(a.cum) > 0 {
+		extra = a.cum[i]
+	}
+	return a.base(t) + extra
+}
+
+// xk is the pixel of the k-th record (from 0) of instant t.
+func (a axis) xk(t int64, k int) float64 { return a.x(t) + float64(k)*a.step }
+
+// base is the pixel of instant t without the sub-axes (clamped to the axis). An instant
+// segment (all its records at one time) sits in its middle, with a small margin on both
+// sides otherwise.
+func (a axis) base(t int64) float64 {
 	if len(a.segs) == 0 {
 		return a.x0
 	}
@@ -166,6 +206,29 @@ func (a axis) ticks() []tick {
 				add(t, false)
 			}
 			add(s.t1, true)
+		}
+	}
+	return out
+}
+
+// fineTicks are the round instants at least minPx apart that ticks leaves out: the
+// page hides them until a zoom spreads them far enough apart to label.
+func (a axis) fineTicks(minPx float64) []tick {
+	coarse := map[int64]bool{}
+	for _, t := range a.ticks() {
+		coarse[t.t] = true
+	}
+	var out []tick
+	for _, s := range a.segs {
+		if s.brk || s.t1 <= s.t0 {
+			continue
+		}
+		pxPerMs := (s.x1 - s.x0 - 2*margin) / float64(s.t1-s.t0)
+		step := niceStep(minPx / pxPerMs)
+		for t := (s.t0/step + 1) * step; t < s.t1; t += step {
+			if !coarse[t] {
+				out = append(out, tick{t: t, x: a.x(t), label: fmtMs(t)})
+			}
 		}
 	}
 	return out

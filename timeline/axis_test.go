@@ -16,7 +16,7 @@ func TestFmtMs(t *testing.T) {
 
 func TestAxisBreaksLongIdleGapsAndStaysMonotonic(t *testing.T) {
 	times := []int64{0, 10, 20, 2050, 3000, 123_000, 123_010}
-	a := newAxis(times, 100, 1100)
+	a := newAxis(times, nil, 100, 1100, 0)
 	breaks := 0
 	for _, s := range a.segs {
 		if s.brk {
@@ -56,7 +56,7 @@ func TestAxisBreaksLongIdleGapsAndStaysMonotonic(t *testing.T) {
 		t.Fatalf("ticks %q", labels)
 	}
 	// one instant: still a usable axis
-	one := newAxis([]int64{0}, 0, 500)
+	one := newAxis([]int64{0}, nil, 0, 500, 0)
 	if x := one.x(0); x != 250 {
 		t.Fatalf("x(0) = %v", x)
 	}
@@ -80,5 +80,19 @@ func TestParseVerdict(t *testing.T) {
 	}
 	if v := parseVerdict(""); v.status != "" {
 		t.Fatalf("%+v", v)
+	}
+}
+
+func TestEsc(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain text 0042 t=5":    "plain text 0042 t=5",
+		`<a href="x">&'</a>`:     "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;",
+		"nul\x00bell\x07 ok\t\n": "nul\uFFFDbell\uFFFD ok\t\n",
+		"bad \xff utf8 \x7f":     "bad \uFFFD utf8 \uFFFD",
+		"ünïcode \uFFFE":         "ünïcode \uFFFD",
+	} {
+		if got := esc(in); got != want {
+			t.Errorf("esc(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

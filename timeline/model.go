@@ -30,6 +30,11 @@ type model struct {
 	marks  []mark
 	calls  []*call
 	faults []fault
+	// msgs are the messages between lanes (arrows), countdowns the clients' local
+	// countdowns, rel each record's relation keys (what a click lists as caused by it).
+	msgs       []message
+	countdowns []*countdown
+	rel        [][]string
 	// times is every instant the axis must show (sorted, unique), for the gap breaks.
 	times []int64
 }
@@ -127,6 +132,12 @@ type builder struct {
 	views   map[string][]string // session -> call ids its last view held
 	inView  map[string]bool     // session/call seen in some view (pass one)
 	times   map[int64]bool
+	// cdStreams maps a client's attachWait stream (CLIENT|STREAM) to its call.
+	cdStreams map[string]*call
+	skew      map[string]int64 // each client's last clock reading minus the host's
+	// focusFirst is a client's focus before any countdown started (its card, "" for the
+	// seat): it pauses the countdown that starts next (CD-3)
+	focusFirst map[string]string
 }
 
 type openClaim struct {
@@ -137,7 +148,7 @@ type openClaim struct {
 func build(tr *trace.Trace) *model {
 	b := &builder{m: &model{}, recs: tr.Records, calls: map[string]*call{}, lanes: map[string]int{},
 		streams: map[streamKey]*openClaim{}, events: map[string]string{}, directs: map[string]*call{}, views: map[string][]string{},
-		inView: map[string]bool{}, times: map[int64]bool{0: true}}
+		inView: map[string]bool{}, times: map[int64]bool{0: true}, cdStreams: map[string]*call{}, skew: map[string]int64{}, focusFirst: map[string]string{}}
 	b.lanesFor(tr)
 	b.scanViews(tr)
 	for i := range tr.Records {
@@ -158,6 +169,18 @@ func build(tr *trace.Trace) *model {
 			oc.call.claims[oc.idx].to = end
 		}
 	}
+	for _, cd := range b.m.countdowns {
+		if s := cd.cur(); s != nil {
+			s.to = end
+		}
+		for _, s := range cd.segs {
+			if s.state == cdRunning {
+				b.times[min(s.due, end)] = true
+			}
+		}
+	}
+	b.m.msgs = messages(tr.Records)
+	b.m.rel = relations(tr.Records, b)
 	for _, c := range b.m.calls {
 		for _, p := range c.points {
 			b.times[p.t] = true
@@ -254,6 +277,10 @@ func (b *builder) record(i int, r trace.Record) {
 		for _, s := range p.Host.Sessions {
 			b.view(i, r.Time, s.ID, s.Questions)
 		}
+		b.probeCountdowns(i, r, p.Clients)
+	}
+	if trace.IsClient(r.Actor) {
+		b.clientRecord(i, r)
 	}
 	if r.Actor != trace.ActorHost {
 		return

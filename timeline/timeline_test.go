@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -86,6 +87,31 @@ func with(es []elem, name, attr string) []elem {
 	return out
 }
 
+// selfContained fails unless the page references nothing outside itself: its one script
+// is the inline one the package writes (no src), its only URLs are in-page fragments
+// (url(#…), href="#…") and the SVG namespace.
+func selfContained(t *testing.T, name string, pg []byte) {
+	t.Helper()
+	if n := bytes.Count(pg, []byte("<script")); n != 1 || !bytes.Contains(pg, []byte("<script>//<![CDATA[\n")) {
+		t.Fatalf("%s: %d script elements, or not the inline one", name, n)
+	}
+	for _, bad := range []string{"http://", "https://", "@import", "url(", " src=\"", "href=\"", "//<![CDATA["} {
+		for i := 0; ; {
+			j := bytes.Index(pg[i:], []byte(bad))
+			if j < 0 {
+				break
+			}
+			rest := string(pg[i+j:])
+			ok := strings.HasPrefix(rest, "http://www.w3.org/2000/svg") || strings.HasPrefix(rest, "url(#") ||
+				strings.HasPrefix(rest, "href=\"#") || strings.HasPrefix(rest, "//<![CDATA[\n(function")
+			if !ok {
+				t.Fatalf("%s: the page is not self-contained: %q at %d", name, bad, i+j)
+			}
+			i += j + len(bad)
+		}
+	}
+}
+
 func TestLibraryTimelinesAreWellFormedAndDeterministic(t *testing.T) {
 	entries := harness.Library("")
 	if len(entries) < 50 {
@@ -101,11 +127,7 @@ func TestLibraryTimelinesAreWellFormedAndDeterministic(t *testing.T) {
 		if n := len(with(es, "svg", "")); n != 1 {
 			t.Fatalf("%s: %d svg elements", e.Path, n)
 		}
-		for _, bad := range []string{"<script", "http://", "https://", "@import", "url("} {
-			if i := bytes.Index(a, []byte(bad)); i >= 0 && !strings.HasPrefix(string(a[i:]), "http://www.w3.org/2000/svg") {
-				t.Fatalf("%s: the page is not self-contained: %q at %d", e.Path, bad, i)
-			}
-		}
+		selfContained(t, e.Path, a)
 		// every record has its mark (a title with its canonical line) and its line
 		marks := 0
 		for _, x := range with(es, "a", "href") {
@@ -179,7 +201,8 @@ func TestLanesBarsClaimsAndEscaping(t *testing.T) {
 		t.Fatalf("claims by %v", claims)
 	}
 	// hostile text: escaped everywhere, present as text
-	if bytes.Contains(pg, []byte("<script")) || !bytes.Contains(pg, []byte("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;more&quot;")) {
+	selfContained(t, "hostile-two-calls", pg)
+	if !bytes.Contains(pg, []byte("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;more&quot;")) {
 		t.Fatal("the question text is not escaped")
 	}
 	found := false
@@ -236,5 +259,114 @@ func TestNoTraceStillRenders(t *testing.T) {
 	es := parse(t, pg)
 	if len(with(es, "svg", "")) != 1 || !bytes.Contains(pg, []byte("no oracle verdict")) || !bytes.Contains(pg, []byte("&lt;empty&gt;")) {
 		t.Fatalf("%s", pg)
+	}
+}
+
+func inputOf(r *harness.Result, mutant string) timeline.Input {
+	in := timeline.Input{Scenario: r.Scenario.Name, Summary: r.Scenario.Summary, Seed: r.Seed, Mutant: mutant, Trace: r.Trace}
+	if r.Verdict != nil {
+		in.Verdict = r.Verdict.Text
+	}
+	return in
+}
+
+func TestTwoRunsOnOneAxis(t *testing.T) {
+	path := "../mutants/testdata/witness/cancel-to-winner.yaml"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok, _ := page(t, harness.FileEntry(path, data), "")
+	bad, _ := page(t, harness.FileEntry(path, data), "cancel-to-winner")
+	t.Run("identical runs: no divergence, said so", func(t *testing.T) {
+		pg, differ := timeline.RenderAgainst(inputOf(ok, ""), inputOf(ok, ""))
+		es := parse(t, pg)
+		selfContained(t, "identical", pg)
+		if differ || !bytes.Contains(pg, []byte(`class="divergence same"`)) || bytes.Contains(pg, []byte(`class="divrule"`)) {
+			t.Fatalf("identical runs: differ=%v", differ)
+		}
+		if n := len(with(es, "g", "data-actor")); n != 2*3 {
+			t.Fatalf("%d lanes for two runs of three actors", n)
+		}
+	})
+	t.Run("GW-9 the mutant's extra cancel is the first divergent record, ringed and ruled in both runs", func(t *testing.T) {
+		pg, differ := timeline.RenderAgainst(inputOf(ok, ""), inputOf(bad, "cancel-to-winner"))
+		es := parse(t, pg)
+		selfContained(t, "against", pg)
+		if !differ {
+			t.Fatal("no divergence")
+		}
+		var divs []string
+		for _, e := range es {
+			if e.name == "div" && slices.Contains(strings.Fields(e.attrs["class"]), "div") {
+				divs = append(divs, e.attrs["id"])
+			}
+		}
+		if strings.Join(divs, " ") != "ar0030 br0030" {
+			t.Fatalf("divergent records %v", divs)
+		}
+		if bytes.Count(pg, []byte(`class="divring"`)) != 2 || bytes.Count(pg, []byte(`class="divrule"`)) != 2 {
+			t.Fatal("the divergent record is not ringed and ruled in both runs")
+		}
+		var box string
+		for _, e := range es {
+			if e.name == "span" && (e.attrs["class"] == "minus" || e.attrs["class"] == "plus") {
+				box += e.text + "\n"
+			}
+		}
+		if !strings.Contains(box, "- A 0030 t=1977 host out append s1 #6") || !strings.Contains(box, "+ B 0030 t=1977 host out send a.1 cancel ev=e1") {
+			t.Fatalf("divergence box:\n%s", box)
+		}
+		// both verdicts, labelled
+		if !bytes.Contains(pg, []byte("<b>A oracle: ok</b>")) || !bytes.Contains(pg, []byte("<b>B oracle: violation</b>")) {
+			t.Fatal("the two verdicts are not both shown")
+		}
+	})
+	t.Run("a run that ends early and a final state that differs", func(t *testing.T) {
+		short := *ok.Trace
+		short.Records = short.Records[:20]
+		pg, differ := timeline.RenderAgainst(inputOf(ok, ""), timeline.Input{Scenario: "short", Trace: &short})
+		parse(t, pg)
+		if !differ || !bytes.Contains(pg, []byte("B has no record 20 (its run ended)")) || bytes.Count(pg, []byte(`class="divrule"`)) != 2 {
+			t.Fatal("a shorter run's missing record is not shown")
+		}
+		final := *ok.Trace
+		final.Final.Time++
+		pg, differ = timeline.RenderAgainst(inputOf(ok, ""), timeline.Input{Scenario: "final", Trace: &final})
+		parse(t, pg)
+		if !differ || !bytes.Contains(pg, []byte("the final state</b>, line 1")) {
+			t.Fatal("a final-state divergence is not shown")
+		}
+	})
+}
+
+// Everything new on the page that comes from a scenario or a host (the host command, the
+// scenario names of two runs, the divergent transcript lines, a client name on its clock
+// line) is escaped, and reads back as the same text.
+func TestNewContentIsEscaped(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/hostile-two-calls.yaml"
+	other := strings.Replace(twoCalls, "go </title>", "went </title>", 1)
+	r, _ := page(t, harness.FileEntry(path, []byte(twoCalls)), "")
+	r2, _ := page(t, harness.FileEntry(path, []byte(other)), "")
+	a, b := inputOf(r, ""), inputOf(r2, "")
+	a.Host = `node <img src=x onerror=alert(1)> "host.js"`
+	b.Scenario = `<script>alert("b")</script>`
+	for name, pg := range map[string][]byte{"one": timeline.Render(a), "two": func() []byte { p, _ := timeline.RenderAgainst(a, b); return p }()} {
+		es := parse(t, pg)
+		selfContained(t, name, pg)
+		if bytes.Contains(pg, []byte("<img")) || bytes.Contains(pg, []byte(`<script>alert`)) {
+			t.Fatalf("%s: raw markup from the input", name)
+		}
+		texts := ""
+		for _, e := range es {
+			texts += e.text + "\n"
+		}
+		if !strings.Contains(texts, `host node <img src=x onerror=alert(1)> "host.js"`) {
+			t.Fatalf("%s: the host command does not read back as text", name)
+		}
+		if name == "two" && (!strings.Contains(texts, `<script>alert("b")</script>`) || !strings.Contains(texts, `+ B 0001 t=0 host in send s1 next-turn "went </title><script>alert(1)</script>"`)) {
+			t.Fatalf("%s: the scenario name or the divergent line does not read back as text", name)
+		}
 	}
 }

@@ -118,6 +118,11 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 			case f.File != "":
 				fmt.Fprintf(stdout, "        shrunk %d -> %d steps, wrote %s and %s\n", f.Steps, f.ShrunkTo, f.File, f.Transcript)
 				fmt.Fprintf(stdout, "        replay: %s\n", f.Replay)
+				if f.Timeline != "" {
+					fmt.Fprintf(stdout, "        timeline: %s\n", f.Timeline)
+				} else if f.WriteErr != "" {
+					fmt.Fprintf(stdout, "        not written: %s\n", f.WriteErr)
+				}
 			case f.WriteErr != "":
 				fmt.Fprintf(stdout, "        not written: %s\n", f.WriteErr)
 			}

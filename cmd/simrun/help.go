@@ -18,7 +18,7 @@ var synopses = map[string]string{
 	"coverage": "simrun coverage [PATH...] [--json]\n\nExit 1 when a requirement id is covered by nothing.",
 	"fuzz":     "simrun fuzz [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--json] [--junit FILE] [--no-shrink] [--mutant NAME] [--host CMD]\n\nExit 0 no violation, 1 some, 2 bad usage or an unwritable --out/--junit, 130 interrupted (Ctrl-C, SIGTERM) before every seed ran with none found.",
 	"shrink":   "simrun shrink FILE [--mutant NAME] [--out FILE2] [--budget D] [--json] [--host CMD]\n\nWrites FILE.shrunk.yaml (or FILE2); exit 2 when the scenario passes (nothing to shrink).",
-	"timeline": "simrun timeline FILE [--seed N] [--mutant NAME] [--json] [--host CMD] -o FILE.html   (-o - writes to stdout)\n\nA run that fails still gets its timeline: the file is written, then simrun exits 1.",
+	"timeline": timelineHelp,
 	"record":   "simrun record FILE [--seed N] [--mutant NAME] [--host CMD] -o RUNFILE   (-o - writes to stdout)",
 	"expect":   "simrun expect [--any-refusal-text] SCENARIO.yaml RUNFILE\n\nExit 0 every expectation holds, 1 one fails, 2 bad input.",
 	"mutants":  "simrun mutants [--only NAME,...] [--seeds N] [--start S] [--budget D] [--workers W] [--no-library] [--out DIR] [--json] [--junit FILE] [--host CMD]\n\nExit 0 when the oracle kills every mutant, 1 otherwise, 2 bad usage or a witness that could not be written.",

@@ -83,3 +83,47 @@ func TestTimelineUsage(t *testing.T) {
 		t.Fatalf("usage:\n%s", out)
 	}
 }
+
+func TestTimelineAgainst(t *testing.T) {
+	dir := t.TempDir()
+	witness := "../../mutants/testdata/witness/cancel-to-winner.yaml"
+	html := filepath.Join(dir, "against.html")
+	// with and without a mutant: they differ, exit 1, the page marks where
+	code, _, errOut := run("timeline", witness, "--against-mutant", "cancel-to-winner", "-o", html)
+	if code != 1 || !strings.Contains(errOut, "the runs differ") {
+		t.Fatalf("exit %d %q", code, errOut)
+	}
+	page, err := os.ReadFile(html)
+	if err != nil || !bytes.Contains(page, []byte(`class="divrule"`)) || !bytes.Contains(page, []byte("mutant cancel-to-winner")) {
+		t.Fatalf("%v", err)
+	}
+	// the same file against itself: identical, exit 0
+	p := write(t, dir, "ok-scenario.yaml", okScenario)
+	code, out, errOut := run("timeline", p, "--against", p, "-o", "-")
+	if code != 0 || !strings.Contains(errOut, "the runs are identical") || !strings.Contains(out, `class="divergence same"`) {
+		t.Fatalf("identical: exit %d %q", code, errOut)
+	}
+	// another seed: B says which
+	code, out, _ = run("timeline", witness, "--against-seed", "9", "-o", "-")
+	if code != 0 && code != 1 || !strings.Contains(out, "seed 9") {
+		t.Fatalf("--against-seed: exit %d", code)
+	}
+	// bad usage: exit 2, nothing written
+	for _, args := range [][]string{
+		{"timeline", p, "--against-mutant", "no-such-bug", "-o", filepath.Join(dir, "x.html")},
+		{"timeline", p, "--against", filepath.Join(dir, "missing.yaml"), "-o", filepath.Join(dir, "x.html")},
+		{"timeline", p, "--against-seed", "0", "-o", filepath.Join(dir, "x.html")},
+	} {
+		if code, _, _ := run(args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.html")); err == nil {
+		t.Fatal("bad usage wrote a page")
+	}
+	// simrun help timeline documents the flags
+	code, out, _ = run("help", "timeline")
+	if code != 0 || !strings.Contains(out, "--against-seed N") || !strings.Contains(out, "--against-mutant NAME") || !strings.Contains(out, "Exit 1 when the runs differ") {
+		t.Fatalf("help timeline: exit %d\n%s", code, out)
+	}
+}
