@@ -99,3 +99,26 @@ func (q *queue) pop() hkey {
 	*q = h
 	return top
 }
+
+// linkQueue is one FIFO link's events due at the current instant, in order: s[h:] are
+// still queued.
+type linkQueue struct {
+	s []int32
+	h int
+}
+
+func (q *linkQueue) reset() { q.s, q.h = q.s[:0], 0 }
+
+// cand is one candidate of the scheduler's pick at the current instant.
+type cand struct {
+	kind uint8 // candHost, candClient, candReady or candLink
+	i    int32 // the client (candClient), the index into ready (candReady), the link (candLink)
+}
+
+// Candidate kinds.
+const (
+	candHost   uint8 = iota // the host's timer
+	candClient              // client i's timer
+	candReady               // ready[i], an event on no FIFO link
+	candLink                // the head of link i's ready events
+)

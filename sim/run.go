@@ -27,13 +27,18 @@ type Runner struct {
 	host wire.HostPort
 	cl   []clientSim
 
-	evs    []event // slab: queued events live here, addressed by slot
-	free   []int32
-	q      queue
-	ready  []int32 // slots due at the current instant, in scheduling order
-	cands  []int
-	stamp  []uint32
-	stampN uint32
+	evs  []event // slab: queued events live here, addressed by slot
+	free []int32
+	q    queue
+	// the events due at the current instant, in scheduling order (their seq: the heap
+	// hands an instant's events over in seq order and later pushes have higher seqs):
+	// those on no FIFO link in ready, each link's in its own queue in fifo, so picking a
+	// candidate looks at each link's head only, not at everything queued behind it
+	ready  []int32
+	fifo   []linkQueue
+	nReady int // events in ready and fifo not yet taken or released (some may be dead)
+	cands  []cand
+	heads  []int16 // links whose head is a candidate, by the head's seq
 	floor  []int64
 	seq    uint32
 	now    int64
@@ -210,14 +215,16 @@ func (r *Runner) reset(cfg *Config, host wire.HostPort, tr *trace.Trace) {
 	r.q = r.q[:0]
 	r.ready = r.ready[:0]
 	nl := 1 + 2*len(cfg.Clients)
-	if cap(r.stamp) < nl {
-		r.stamp = make([]uint32, nl)
+	if cap(r.fifo) < nl {
+		r.fifo = make([]linkQueue, nl)
 		r.floor = make([]int64, nl)
 	}
-	r.stamp, r.floor = r.stamp[:nl], r.floor[:nl]
-	clear(r.stamp)
+	r.fifo, r.floor = r.fifo[:nl], r.floor[:nl]
+	for i := range r.fifo {
+		r.fifo[i].reset()
+	}
 	clear(r.floor)
-	r.stampN = 0
+	r.nReady = 0
 	r.seq, r.now = 0, 0
 	r.recs = tr.Records[:0]
 	r.maxRec = cfg.MaxRecords
@@ -288,7 +295,7 @@ func (r *Runner) push(e event, at int64) {
 	d.at, d.seq, d.kind, d.dead, d.sticky, d.client, d.link, d.epoch, d.idx, d.cmd, d.in =
 		e.at, e.seq, e.kind, e.dead, e.sticky, e.client, e.link, e.epoch, e.idx, e.cmd, e.in
 	if at == r.now && r.inInstant() {
-		r.ready = append(r.ready, slot)
+		r.makeReady(slot)
 		return
 	}
 	r.q.push(hkey{at: at, seq: e.seq, slot: slot})
@@ -319,6 +326,14 @@ func (r *Runner) queued(f func(e *event)) {
 			f(e)
 		}
 	}
+	for i := range r.fifo {
+		q := &r.fifo[i]
+		for _, slot := range q.s[q.h:] {
+			if e := &r.evs[slot]; !e.dead {
+				f(e)
+			}
+		}
+	}
 }
 
 // inInstant reports whether the loop has started (events due now go to the ready set).
@@ -347,10 +362,7 @@ func (r *Runner) loop() {
 	for r.err == nil {
 		r.buildCands()
 		if len(r.cands) == 0 {
-			for _, slot := range r.ready {
-				r.release1(slot)
-			}
-			r.ready = r.ready[:0]
+			r.endInstant()
 			t, ok := r.nextTime()
 			if !ok {
 				return
@@ -367,11 +379,11 @@ func (r *Runner) loop() {
 				if r.evs[k.slot].dead {
 					r.release1(k.slot)
 				} else {
-					r.ready = append(r.ready, k.slot)
+					r.makeReady(k.slot)
 				}
 			}
-			if len(r.ready) == 1 && r.tmin > r.now && r.evs[r.ready[0]].kind != evAutoEnd {
-				r.take(0) // the only candidate of the instant (the usual case): no need to list it
+			if r.nReady == 1 && r.tmin > r.now {
+				r.takeOnly() // the only candidate of the instant (the usual case): no need to list it
 			}
 			continue
 		}
@@ -380,19 +392,63 @@ func (r *Runner) loop() {
 			pick = r.sched.IntN(n)
 			r.rec(trace.ActorSim, trace.Sched, 0, choice(pick, n))
 		}
-		c := r.cands[pick]
-		switch {
-		case c == -1:
+		switch c := r.cands[pick]; c.kind {
+		case candHost:
 			r.fireHostTimer()
-		case c < -1:
-			r.fireClientTimer(-2 - c)
-		default:
-			r.take(c)
+		case candClient:
+			r.fireClientTimer(int(c.i))
+		case candReady:
+			r.take(int(c.i))
+		case candLink:
+			r.takeHead(int(c.i))
 		}
 	}
 }
 
-// take removes ready event c from the ready set and dispatches it.
+// makeReady adds the event in slot to the current instant's ready events.
+func (r *Runner) makeReady(slot int32) {
+	r.nReady++
+	if l := r.evs[slot].link; l >= 0 {
+		r.fifo[l].s = append(r.fifo[l].s, slot)
+		return
+	}
+	r.ready = append(r.ready, slot)
+}
+
+// endInstant releases what is left of the instant's ready events (all dead).
+func (r *Runner) endInstant() {
+	for _, slot := range r.ready {
+		r.release1(slot)
+	}
+	r.ready = r.ready[:0]
+	for i := range r.fifo {
+		q := &r.fifo[i]
+		for _, slot := range q.s[q.h:] {
+			r.release1(slot)
+		}
+		q.reset()
+	}
+	r.nReady = 0
+}
+
+// takeOnly dispatches the instant's only ready event, unless it is an automatic step
+// end (whose liveness buildCands decides).
+func (r *Runner) takeOnly() {
+	if len(r.ready) == 1 {
+		if r.evs[r.ready[0]].kind != evAutoEnd {
+			r.take(0)
+		}
+		return
+	}
+	for i := range r.fifo {
+		if q := &r.fifo[i]; q.h < len(q.s) {
+			r.takeHead(i)
+			return
+		}
+	}
+}
+
+// take removes ready event c (an index into ready) and dispatches it.
 func (r *Runner) take(c int) {
 	slot := r.ready[c]
 	e := r.evs[slot]
@@ -400,30 +456,62 @@ func (r *Runner) take(c int) {
 		copy(r.ready[c:], r.ready[c+1:])
 	}
 	r.ready = r.ready[:len(r.ready)-1]
+	r.nReady--
+	r.release1(slot)
+	r.dispatch(&e)
+}
+
+// takeHead removes the head of link l's ready events and dispatches it.
+func (r *Runner) takeHead(l int) {
+	q := &r.fifo[l]
+	slot := q.s[q.h]
+	q.h++
+	e := r.evs[slot]
+	r.nReady--
 	r.release1(slot)
 	r.dispatch(&e)
 }
 
 // buildCands lists what may happen next at the current instant: due timers (host, then
 // clients in order), then ready events in scheduling order, each FIFO link offering only
-// its head.
+// its head (its first live event).
 func (r *Runner) buildCands() {
 	r.cands = r.cands[:0]
-	if len(r.ready) == 0 && r.tmin > r.now {
+	if r.nReady == 0 && r.tmin > r.now {
 		return // the usual end of an instant: nothing left, no timer due
 	}
 	if r.tmin <= r.now {
 		if r.hostHas && r.hostAt <= r.now {
-			r.cands = append(r.cands, -1)
+			r.cands = append(r.cands, cand{kind: candHost})
 		}
 		for i := range r.cl {
 			c := &r.cl[i]
 			if c.has && !c.crashed && c.simAt <= r.now {
-				r.cands = append(r.cands, -2-i)
+				r.cands = append(r.cands, cand{kind: candClient, i: int32(i)})
 			}
 		}
 	}
-	r.stampN++
+	// each link's first live event, in seq order (dead ones ahead of it are released)
+	r.heads = r.heads[:0]
+	for l := range r.fifo {
+		q := &r.fifo[l]
+		for q.h < len(q.s) && r.evs[q.s[q.h]].dead {
+			r.release1(q.s[q.h])
+			q.h++
+			r.nReady--
+		}
+		if q.h == len(q.s) {
+			continue
+		}
+		seq := r.headSeq(l)
+		j := len(r.heads)
+		r.heads = append(r.heads, int16(l))
+		for ; j > 0 && r.headSeq(int(r.heads[j-1])) > seq; j-- {
+			r.heads[j] = r.heads[j-1]
+		}
+		r.heads[j] = int16(l)
+	}
+	h := 0
 	for i, slot := range r.ready {
 		e := &r.evs[slot]
 		if e.dead {
@@ -433,14 +521,20 @@ func (r *Runner) buildCands() {
 			e.dead = true
 			continue
 		}
-		if e.link >= 0 {
-			if r.stamp[e.link] == r.stampN {
-				continue
-			}
-			r.stamp[e.link] = r.stampN
+		for ; h < len(r.heads) && r.headSeq(int(r.heads[h])) < e.seq; h++ {
+			r.cands = append(r.cands, cand{kind: candLink, i: int32(r.heads[h])})
 		}
-		r.cands = append(r.cands, i)
+		r.cands = append(r.cands, cand{kind: candReady, i: int32(i)})
 	}
+	for ; h < len(r.heads); h++ {
+		r.cands = append(r.cands, cand{kind: candLink, i: int32(r.heads[h])})
+	}
+}
+
+// headSeq is the seq of link l's head.
+func (r *Runner) headSeq(l int) uint32 {
+	q := &r.fifo[l]
+	return r.evs[q.s[q.h]].seq
 }
 
 // nextTime is the earliest time anything is due after the current instant.
