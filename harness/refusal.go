@@ -21,7 +21,31 @@ type Refusal struct {
 // none. Reject records it cannot trace are left out.
 func (p *Plan) Refusals(tr *trace.Trace) []Refusal {
 	var out []Refusal
-	used := make([]bool, len(p.Sim.Steps))
+	// the steps that can match a record, by time, input, actor and whether a user acts:
+	// each group in step order, a record taking the first it has not taken (used steps
+	// are always a group's prefix, so next[k] is all the state a group needs)
+	type stepKey struct {
+		at    int64
+		in    string
+		actor string
+		user  bool
+	}
+	groups := make(map[stepKey][]int)
+	for i, st := range p.Sim.Steps {
+		k := stepKey{at: st.At.Ms(), in: p.Inputs[i], actor: trace.ActorHost, user: st.User != nil}
+		if k.user {
+			k.actor = st.Client
+		}
+		groups[k] = append(groups[k], i)
+	}
+	next := make(map[stepKey]int)
+	first := func(k stepKey) (int, bool) {
+		g, n := groups[k], next[k]
+		if n < len(g) {
+			return g[n], true
+		}
+		return 0, false
+	}
 	auto := false // the previous record is the model actor's automatic step end
 	for _, rec := range tr.Records {
 		wasAuto := auto
@@ -49,23 +73,23 @@ func (p *Plan) Refusals(tr *trace.Trace) []Refusal {
 		if input == nil || (wasAuto && actor == trace.ActorHost) {
 			continue
 		}
-		in := input.String()
-		for i, st := range p.Sim.Steps {
-			if used[i] || st.At.Ms() != rec.Time || p.Inputs[i] != in || (userOnly && st.User == nil) {
-				continue
+		// the first unused step with this time, input and actor (a user step only, for a
+		// user's input the crash dropped)
+		k := stepKey{at: rec.Time, in: input.String(), actor: actor, user: true}
+		i, ok := first(k)
+		if !userOnly {
+			h := k
+			h.user = false
+			if j, okh := first(h); okh && (!ok || j < i) {
+				i, ok, k = j, true, h
 			}
-			stepActor := trace.ActorHost
-			if st.User != nil {
-				stepActor = st.Client
-			}
-			if stepActor != actor {
-				continue
-			}
-			used[i] = true
-			if rejected {
-				out = append(out, Refusal{Step: i, Err: errText})
-			}
-			break
+		}
+		if !ok {
+			continue
+		}
+		next[k]++
+		if rejected {
+			out = append(out, Refusal{Step: i, Err: errText})
 		}
 	}
 	return out
