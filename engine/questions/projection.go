@@ -11,10 +11,19 @@ import (
 // the latest request/header. It is incremental: Apply folds one event, and a new view value
 // is made only when the view changes. Published views are never mutated (copy on write), so
 // a view handed to a client or a snapshot stays valid.
+//
+// A published Active slice has no spare capacity, but the projection may keep the array
+// behind it with room to grow (buf): a new row is appended there, so a view that only
+// gains a row shares its predecessor's rows instead of copying them all (asking N
+// questions copies O(N) rows, not O(N²)). Rows of a published view are never rewritten:
+// a change to an existing row, or a removal, still copies.
 type Projection struct {
 	inherited int
 	timed     bool
 	view      wire.QuestionsView
+	buf       []wire.PendingRow   // view.Active's backing array with its spare room, or nil
+	settled   []wire.SettledRow   // view.Settled's backing array with its spare room, or nil
+	ids       map[string]struct{} // the call ids of view.Active (unique: putLast keeps them so)
 	memo      *Memo
 	mutants   mutant.Set
 }
@@ -32,7 +41,7 @@ func NewProjectionMemo(inherited int, memo *Memo) *Projection {
 	if inherited < 0 {
 		inherited = 0
 	}
-	return &Projection{inherited: inherited, view: emptyView, memo: memo}
+	return &Projection{inherited: inherited, view: emptyView, memo: memo, ids: map[string]struct{}{}}
 }
 
 // SetMutants switches on deliberate bugs (engine/mutant) before any event is applied; the
@@ -115,7 +124,7 @@ func (p *Projection) Apply(e session.Event) bool {
 		if !ok {
 			// MUTANT unreadable-reply-dropped: the question goes with no settled record.
 			if p.mutants.Has(mutant.UnreadableReplyDropped) {
-				p.view = wire.QuestionsView{Active: without(p.view.Active, i), Settled: p.view.Settled}
+				p.view = wire.QuestionsView{Active: p.without(i), Settled: p.view.Settled}
 				return true
 			}
 			answers = []wire.AnswerItem{} // PROJ-8: unusable text settles with an empty batch
@@ -160,7 +169,8 @@ func (p *Projection) toolResult(d session.ToolResult) bool {
 		if p.view.Active[i].State == wire.StateContinued {
 			return false
 		}
-		active := append([]wire.PendingRow(nil), p.view.Active...)
+		active := p.copyActive(len(p.view.Active))
+		copy(active, p.view.Active)           // the published rows stay as they were
 		active[i].State = wire.StateContinued // PROJ-4, in place
 		p.view = wire.QuestionsView{Active: active, Settled: p.view.Settled}
 		return true
@@ -171,13 +181,18 @@ func (p *Projection) toolResult(d session.ToolResult) bool {
 			return true
 		}
 	}
-	p.view = wire.QuestionsView{Active: without(p.view.Active, i), Settled: p.view.Settled} // PROJ-6
+	p.view = wire.QuestionsView{Active: p.without(i), Settled: p.view.Settled} // PROJ-6
 	return true
 }
 
+// find is the index of callID's active row, or -1. Call ids are unique among the active
+// rows, so the search runs from the newest row (the one a tool result usually settles).
 func (p *Projection) find(callID string) int {
-	for i, r := range p.view.Active {
-		if r.CallID == callID {
+	if _, ok := p.ids[callID]; !ok {
+		return -1
+	}
+	for i := len(p.view.Active) - 1; i >= 0; i-- {
+		if p.view.Active[i].CallID == callID {
 			return i
 		}
 	}
@@ -189,35 +204,59 @@ func (p *Projection) putLast(row wire.PendingRow) {
 	old := p.view.Active
 	// MUTANT reused-call-keeps-place: an existing row is replaced where it is.
 	if i := p.find(row.CallID); i >= 0 && p.mutants.Has(mutant.ReusedCallKeepsPlace) {
-		active := append([]wire.PendingRow(nil), old...)
+		active := p.copyActive(len(old))
+		copy(active, old)
 		active[i] = row
 		p.view = wire.QuestionsView{Active: active, Settled: p.view.Settled}
 		return
 	}
-	active := make([]wire.PendingRow, 0, len(old)+1)
-	for _, r := range old {
-		if r.CallID != row.CallID {
-			active = append(active, r)
-		}
+	if i := p.find(row.CallID); i >= 0 {
+		out := p.copyActive(len(old) - 1) // buf now holds len(old)-1 rows
+		copy(out, old[:i])
+		copy(out[i:], old[i+1:])
+	} else if !p.owns(old) {
+		copy(p.copyActive(len(old)), old) // buf now holds len(old) rows
 	}
-	p.view = wire.QuestionsView{Active: append(active, row), Settled: p.view.Settled}
+	// into the room behind the view: no published view reaches it
+	p.buf = append(p.buf, row)
+	n := len(p.buf)
+	p.ids[row.CallID] = struct{}{}
+	p.view = wire.QuestionsView{Active: p.buf[:n:n], Settled: p.view.Settled}
+}
+
+// owns reports whether buf is the array behind active (same rows, same storage).
+func (p *Projection) owns(active []wire.PendingRow) bool {
+	return p.buf != nil && len(p.buf) == len(active) && (len(active) == 0 || &p.buf[0] == &active[0])
+}
+
+// copyActive makes a new array of n rows (with room for more, kept in buf) for the next
+// view's active rows and returns the slice of it a view publishes (no spare capacity).
+func (p *Projection) copyActive(n int) []wire.PendingRow {
+	p.buf = make([]wire.PendingRow, n, n+n/4+4)
+	return p.buf[:n:n]
 }
 
 // settle moves active row i to the end of settled with answers. The published slices have
-// no spare capacity, so neither this append nor one by a holder of an old view can write
-// into storage another view shares.
+// no spare capacity, so no holder of a view can append into storage another view shares,
+// and the projection appends only past the end of every view it published.
 func (p *Projection) settle(i int, answers []wire.AnswerItem) {
 	callID := p.view.Active[i].CallID
-	n := len(p.view.Settled)
-	p.view = wire.QuestionsView{
-		Active:  without(p.view.Active, i),
-		Settled: append(p.view.Settled[:n:n], wire.SettledRow{CallID: callID, Answers: answers}),
+	old := p.view.Settled
+	if n := len(old); len(p.settled) != n || n > 0 && &p.settled[0] != &old[0] {
+		p.settled = append(make([]wire.SettledRow, 0, n+n/4+4), old...)
 	}
+	// into the room behind the view, as putLast does for the active rows
+	p.settled = append(p.settled, wire.SettledRow{CallID: callID, Answers: answers})
+	n := len(p.settled)
+	p.view = wire.QuestionsView{Active: p.without(i), Settled: p.settled[:n:n]}
 }
 
-// without returns a new slice with element i removed.
-func without(rows []wire.PendingRow, i int) []wire.PendingRow {
-	out := make([]wire.PendingRow, 0, len(rows)-1)
+// without returns a new slice of the active rows with row i removed (its call id leaves
+// ids).
+func (p *Projection) without(i int) []wire.PendingRow {
+	rows := p.view.Active
+	delete(p.ids, rows[i].CallID)
+	out := p.copyActive(len(rows) - 1)[:0]
 	out = append(out, rows[:i]...)
 	return append(out, rows[i+1:]...)
 }

@@ -286,6 +286,15 @@ func TestProjection(t *testing.T) {
 					t.Fatalf("after %d events: incremental %s, fresh fold %s", i+1, got, want)
 				}
 			}
+			// a holder appending to its view (as a client might) writes into no storage
+			// another view or the projection shares
+			for _, v := range published {
+				_ = append(v.Active, wire.PendingRow{CallID: "holder", State: wire.StateOpen})
+				_ = append(v.Settled, wire.SettledRow{CallID: "holder"})
+			}
+			if got, want := p.View(), Fold(log, inherited); !reflect.DeepEqual(got, want) {
+				t.Fatalf("after holders appended: incremental %s, fresh fold %s", got, want)
+			}
 			for i, v := range published {
 				if v.String() != texts[i] {
 					t.Fatalf("published view %d changed: %s, was %s", i, v, texts[i])
