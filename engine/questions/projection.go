@@ -232,7 +232,7 @@ func (p *Projection) owns(active []wire.PendingRow) bool {
 // copyActive makes a new array of n rows (with room for more, kept in buf) for the next
 // view's active rows and returns the slice of it a view publishes (no spare capacity).
 func (p *Projection) copyActive(n int) []wire.PendingRow {
-	p.buf = make([]wire.PendingRow, n, n+n/4+4)
+	p.buf = make([]wire.PendingRow, n, n+4) // append grows it further, amortised
 	return p.buf[:n:n]
 }
 
