@@ -15,6 +15,9 @@ type conn struct {
 	gen        int
 	deliveries []*pending // events delivered to this generation and not yet withdrawn
 	streams    []*Stream  // open streams, in open order
+	// byID is streams by id (ids are unique among open streams): opening and cancelling a
+	// stream look it up instead of scanning every open stream
+	byID map[string]*Stream
 }
 
 // detachStreams marks every open stream closed, forgets them and appends them to dst (so
@@ -26,6 +29,7 @@ func (c *conn) detachStreams(dst []*Stream) []*Stream {
 	}
 	clear(c.streams)
 	c.streams = c.streams[:0]
+	clear(c.byID)
 	return dst
 }
 

@@ -86,6 +86,9 @@ func (s *Stream) Fail(code, message string) error {
 func (s *Stream) detach() {
 	s.closed = true
 	s.c.streams = remove(s.c.streams, s)
+	if s.c.byID[s.id] == s {
+		delete(s.c.byID, s.id)
+	}
 }
 
 // Handle registers the handler of a stream endpoint.
@@ -113,10 +116,8 @@ func (g *Gateway) OpenStream(client string, gen int, streamID, endpoint string, 
 	if streamID == "" {
 		return fmt.Errorf("gateway: open stream on %s: empty stream id", genName(client, gen))
 	}
-	for _, s := range c.streams {
-		if s.id == streamID {
-			return fmt.Errorf("gateway: open stream %s on %s: %w", streamID, genName(client, gen), ErrDuplicateStream)
-		}
+	if _, ok := c.byID[streamID]; ok {
+		return fmt.Errorf("gateway: open stream %s on %s: %w", streamID, genName(client, gen), ErrDuplicateStream)
 	}
 	h, ok := g.streams[endpoint]
 	if !ok {
@@ -134,6 +135,10 @@ func (g *Gateway) OpenStream(client string, gen int, streamID, endpoint string, 
 	s := &Stream{g: g, c: c, id: streamID, endpoint: endpoint}
 	s.sig = &s.sigv
 	c.streams = append(c.streams, s)
+	if c.byID == nil {
+		c.byID = map[string]*Stream{}
+	}
+	c.byID[streamID] = s
 	if err := h(s, args); err != nil && !s.closed {
 		code, msg := errorCode(err)
 		_ = s.Fail(code, msg)
@@ -150,12 +155,9 @@ func (g *Gateway) CancelStream(client string, gen int, streamID string) error {
 	if c == nil {
 		return fmt.Errorf("gateway: cancel stream %s on %s: %w", streamID, genName(client, gen), ErrNotConnected)
 	}
-	for _, s := range c.streams {
-		if s.id == streamID {
-			s.detach()
-			s.sig.Abort(ErrStreamCancelled)
-			return nil
-		}
+	if s := c.byID[streamID]; s != nil {
+		s.detach()
+		s.sig.Abort(ErrStreamCancelled)
 	}
 	return nil
 }
