@@ -54,7 +54,9 @@ const (
 // Each suite carries tests, failures, errors, skipped and time; <testsuites> carries
 // tests, failures, errors and time, the attributes junit-10.xsd allows there (skipped is
 // not one of them: it is on each suite). The host's identity, protocol, features and
-// command are properties of the scenarios suite.
+// command are properties of the scenarios suite; a real-time run (Report.Realtime) adds
+// replayable=false and realtime (its tolerance and the largest slack seen), and each of
+// its failures says "not replayable".
 func (r *Report) WriteJUnit(w io.Writer) error { return r.writeJUnit(w, r.Requirements()) }
 
 func (r *Report) writeJUnit(w io.Writer, rows []RequirementRow) error {
@@ -67,6 +69,11 @@ func (r *Report) writeJUnit(w io.Writer, rows []RequirementRow) error {
 		{Name: "command", Value: xmlSafe(r.Command)},
 		{Name: "notChecked", Value: xmlSafe(strings.Join(uniqueSorted(r.NotChecked), ","))},
 	}}
+	if rt := r.Realtime; rt != nil {
+		scen.Properties.Props = append(scen.Properties.Props,
+			junitProperty{Name: "replayable", Value: "false"},
+			junitProperty{Name: "realtime", Value: fmt.Sprintf("not replayable: tolerance %s; largest slack seen %dms", rt.Tolerance, rt.MaxSlackMs)})
+	}
 	var totalMs int64
 	for i := range r.Scenarios {
 		s := &r.Scenarios[i]

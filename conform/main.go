@@ -27,6 +27,17 @@ import (
 //	conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR]
 //	conform refhost [--mutant NAME]
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string) int {
+	if profile, rest, ok := cutProfile(args); ok && (len(args) == 0 || args[0] != "refhost" && args[0] != "fuzz") {
+		switch profile {
+		case ProfileHost:
+			args = rest
+		case ProfileWait:
+			return runWaitProfile(rest, stdout, stderr, env)
+		default:
+			fmt.Fprintf(stderr, "conform: unknown profile %q (host, wait)\n", profile)
+			return 2
+		}
+	}
 	if len(args) > 0 {
 		switch args[0] {
 		case "version", "--version", "-version":
@@ -163,6 +174,7 @@ type hostFlags struct {
 	host    string
 	timeout time.Duration
 	maxLine int
+	profile string // the profile asked for in the hello ("": the whole host)
 }
 
 func (h *hostFlags) register(fs *flag.FlagSet) {
@@ -186,7 +198,7 @@ func (h *hostFlags) open(name string, env []string, stderr io.Writer) (*Pool, Ho
 		fmt.Fprintf(stderr, "%s: --host: %v\n", name, err)
 		return nil, HostInfo{}, false
 	}
-	pool := NewPool(argv, ProcessOptions{Timeout: h.timeout, MaxLine: h.maxLine, Env: env})
+	pool := NewPool(argv, ProcessOptions{Timeout: h.timeout, MaxLine: h.maxLine, Env: env, Profile: h.profile})
 	info, err := pool.Hello()
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: the host cannot be used: %v\n", name, err)

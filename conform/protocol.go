@@ -27,6 +27,8 @@ const (
 	TypeState   = "state"   // both ways: a snapshot request and its answer
 	TypeError   = "error"   // host: it cannot go on (the run is broken, not judged)
 	TypeBye     = "bye"     // runner: no more runs; the host exits
+	TypeWait    = "wait"    // runner: one step of a wait script (the wait profile)
+	TypeWaited  = "waited"  // host: what the wait step did (the wait profile)
 )
 
 // Features a host may declare in its hello (docs/PROTOCOL.md, "Features"). A scenario
@@ -70,6 +72,9 @@ type hostMessage struct {
 	Effects  []json.RawMessage `json:"effects"`
 	Deadline *int64            `json:"deadline"`
 	State    json.RawMessage   `json:"state"`
+	Profiles []string          `json:"profiles"`
+	Events   json.RawMessage   `json:"events"`
+	Timers   *int64            `json:"timers"`
 }
 
 // keys are the keys present in m (other than type).
@@ -90,6 +95,9 @@ func (m *hostMessage) keys() []string {
 	add(m.Effects != nil, "effects")
 	add(m.Deadline != nil, "deadline")
 	add(m.State != nil, "state")
+	add(m.Profiles != nil, "profiles")
+	add(m.Events != nil, "events")
+	add(m.Timers != nil, "timers")
 	return ks
 }
 
@@ -102,12 +110,13 @@ func str(p *string) string {
 
 // allowed keys per host message type (strict decoding: anything else is a protocol error).
 var hostKeys = map[string][]string{
-	TypeHello:   {"protocol", "name", "version", "features"},
+	TypeHello:   {"protocol", "name", "version", "features", "profiles"},
 	TypeStarted: {"n"},
 	TypeRefused: {"n", "error"},
 	TypeApplied: {"n", "effects", "error", "deadline"},
 	TypeState:   {"n", "state"},
 	TypeError:   {"n", "message"},
+	TypeWaited:  {"n", "events", "timers"},
 }
 
 // decodeHostMessage decodes one line of host output strictly.
@@ -145,11 +154,15 @@ func decodeHostMessage(line []byte) (*hostMessage, error) {
 
 // Request encoders: compact, canonical JSON lines (with their newline).
 
-func helloLine() []byte {
+func helloLine(profile string) []byte {
 	b := []byte(`{"type":"hello","protocol":`)
 	b = wire.AppendJSONString(b, Protocol)
 	b = append(b, `,"runner":`...)
 	b = wire.AppendJSONString(b, "twosettle conform")
+	if profile != "" && profile != ProfileHost {
+		b = append(b, `,"profile":`...)
+		b = wire.AppendJSONString(b, profile)
+	}
 	return append(b, "}\n"...)
 }
 

@@ -34,7 +34,7 @@ func Serve(in io.Reader, out io.Writer, mutant string, version string) error {
 		return err
 	}
 	var hello struct {
-		Type, Protocol, Runner string
+		Type, Protocol, Runner, Profile string
 	}
 	if err := json.Unmarshal(line, &hello); err != nil || hello.Type != TypeHello {
 		return errors.New("refhost: the runner's first message is not a hello")
@@ -55,9 +55,19 @@ func Serve(in io.Reader, out io.Writer, mutant string, version string) error {
 		}
 		b = wire.AppendJSONString(b, f)
 	}
+	b = append(b, `],"profiles":[`...)
+	for i, p := range refhostProfiles {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = wire.AppendJSONString(b, p)
+	}
 	b = append(b, "]}\n"...)
 	if err := emit(w, b); err != nil {
 		return err
+	}
+	if hello.Profile == ProfileWait {
+		return serveWait(r, w, mutant)
 	}
 	var h *host.Host // the current run's host; nil before the first start
 	for {

@@ -17,6 +17,7 @@ import (
 type HostInfo struct {
 	Name, Version string
 	Features      []string // declared features, sorted (e.g. "crash-cut","direct","fork","inbox-faults","introspection","ptc","restart","source")
+	Profiles      []string // the profiles it serves, as it listed them (absent in its hello: ["host"])
 }
 
 // Scenario statuses.
@@ -63,6 +64,13 @@ type Report struct {
 	// NotChecked are invariants the host's declared features do not let the oracle check
 	// (e.g. those that need "introspection"); filled by the lead's code, see Needs below.
 	NotChecked []string
+	// Judged are the requirement ids a profile's run judges, in the report's order (the
+	// wait profile: WaitRequirementIDs); their rows come from the scenario results alone,
+	// with no invariant catalogue. nil: every id, with the catalogue (the host profile).
+	Judged []string
+	// Realtime is set for a run paced on a real clock (real-time mode): such a run is not
+	// replayable, and every form of the report says so.
+	Realtime *RealtimeInfo
 }
 
 // RequirementRow is the verdict on one requirement id (see Report.Requirements).
@@ -146,7 +154,11 @@ func (r *Report) Requirements() []RequirementRow {
 		ids[i] = q.ID
 		texts[q.ID] = q.Text
 	}
-	rows := r.requirementRows(ids, oracle.Catalogue())
+	catalogue := oracle.Catalogue()
+	if r.Judged != nil {
+		ids, catalogue = r.Judged, nil
+	}
+	rows := r.requirementRows(ids, catalogue)
 	for i := range rows {
 		rows[i].Text = texts[rows[i].ID]
 	}
@@ -414,6 +426,9 @@ func (r *Report) writeText(w io.Writer, rows []RequirementRow) error {
 	if len(r.NotChecked) > 0 {
 		fmt.Fprintf(&b, "not checked: %s\n", oneLine(strings.Join(uniqueSorted(r.NotChecked), ", ")))
 	}
+	if rt := r.Realtime; rt != nil {
+		fmt.Fprintf(&b, "timing:      real time, NOT REPLAYABLE (tolerance %s; largest slack seen %dms)\n", rt.Tolerance, rt.MaxSlackMs)
+	}
 
 	if len(r.Scenarios) > 0 {
 		b.WriteByte('\n')
@@ -603,6 +618,8 @@ func uniqueSorted(ss []string) []string {
 //	protocol, command       strings, as in Report
 //	host                    {name, version, features}
 //	conformant              bool: Report.Conformant()
+//	replayable              bool: false for a real-time run (Report.Realtime)
+//	realtime                {earlyMs, lateMs, maxSlackMs} of a real-time run, else null
 //	summary                 {pass, fail, notApplicable, broken}: Report.Summary()
 //	requirementSummary      {pass, fail, notApplicable, notChecked, notCovered}: rows per status
 //	notChecked              invariant names the oracle could not check for this host, sorted
@@ -617,6 +634,8 @@ type (
 		Command            string            `json:"command"`
 		Host               jsonHost          `json:"host"`
 		Conformant         bool              `json:"conformant"`
+		Replayable         bool              `json:"replayable"`
+		Realtime           *jsonRealtime     `json:"realtime"`
 		Summary            jsonSummary       `json:"summary"`
 		RequirementSummary jsonReqSummary    `json:"requirementSummary"`
 		NotChecked         []string          `json:"notChecked"`
@@ -627,6 +646,11 @@ type (
 		Name     string   `json:"name"`
 		Version  string   `json:"version"`
 		Features []string `json:"features"`
+	}
+	jsonRealtime struct {
+		EarlyMs    int64 `json:"earlyMs"`
+		LateMs     int64 `json:"lateMs"`
+		MaxSlackMs int64 `json:"maxSlackMs"`
 	}
 	jsonSummary struct {
 		Pass          int `json:"pass"`
@@ -693,6 +717,10 @@ func (r *Report) writeJSON(w io.Writer, rows []RequirementRow) error {
 		Requirements: make([]jsonRequirement, 0, len(rows)),
 	}
 	out.Conformant = fail == 0 && broken == 0
+	out.Replayable = r.Realtime == nil
+	if rt := r.Realtime; rt != nil {
+		out.Realtime = &jsonRealtime{EarlyMs: rt.Early.Milliseconds(), LateMs: rt.Late.Milliseconds(), MaxSlackMs: rt.MaxSlackMs}
+	}
 	for _, s := range r.Scenarios {
 		out.Scenarios = append(out.Scenarios, jsonScenario{
 			Name: s.Name, Path: s.Path, Seed: s.Seed, Covers: nonNil(s.Covers), Status: s.Status,
