@@ -28,6 +28,9 @@ func TestMain(m *testing.M) {
 }
 
 func playHost(kind string) int {
+	if strings.HasPrefix(kind, "wait-") {
+		return playWaitHost(kind)
+	}
 	if mutant, ok := strings.CutPrefix(kind, "refhost"); ok {
 		if err := Serve(os.Stdin, os.Stdout, strings.TrimPrefix(mutant, ":"), "test"); err != nil {
 			fmt.Fprintln(os.Stderr, err)

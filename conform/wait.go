@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -259,7 +260,7 @@ type WaitScript struct {
 // lines and lines starting with # are skipped. Time never goes back, and a wait or claim
 // name is created or attached once. Errors are "path:line:col: …".
 func ParseWaitScript(path string, data []byte) (WaitScript, error) {
-	sc := WaitScript{Name: path, Path: path, Source: "file"}
+	sc := WaitScript{Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), Path: path, Source: "file"}
 	lines := bytes.Split(data, []byte("\n"))
 	for i, line := range lines {
 		trimmed := bytes.TrimSpace(line)

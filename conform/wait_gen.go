@@ -202,6 +202,9 @@ func writeWaitScript(dir string, sc WaitScript, steps []WaitStep) (string, error
 		}
 		return '-'
 	}, sc.Name)
+	if !strings.HasPrefix(name, "wait-") {
+		name = "wait-" + name
+	}
 	path := filepath.Join(dir, name+".jsonl")
 	var b strings.Builder
 	fmt.Fprintf(&b, "# wait script %q (%s), %d of its %d steps\n", sc.Name, sc.Source, len(steps), len(sc.Steps))

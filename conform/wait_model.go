@@ -24,6 +24,9 @@ type waitModel struct {
 	streams map[string]*modelStream
 	seq     int64 // arming sequence
 	events  []WaitEvent
+	// lateMs is how much later than it is due every timer fires: 0 in the reference;
+	// tests set it to play a wrong wait (lateMs 1: a timer that fires at deadline+1).
+	lateMs int64
 }
 
 type modelWait struct {
@@ -177,6 +180,7 @@ func (m *waitModel) fire(now int64) {
 		var nextAt int64
 		for _, mw := range m.order {
 			at, ok := mw.w.Timer()
+			at += m.lateMs
 			if !ok || at > now {
 				continue
 			}
