@@ -158,7 +158,7 @@ func TestRealtimeRunIsNotReplayableInEveryReport(t *testing.T) {
 		t.Fatalf("JSON: %+v", rep)
 	}
 	r := &Report{Protocol: Protocol, Host: HostInfo{Name: "h"}, Judged: WaitRequirementIDs,
-		Realtime: &RealtimeInfo{Tolerance: testTolerance, MaxSlackMs: 80},
+		Realtime:  &RealtimeInfo{Tolerance: testTolerance, MaxSlackMs: 80},
 		Scenarios: []ScenarioResult{{Name: "wait seed 1", Status: StatusFail, Failures: []string{"x landed +80ms", "not replayable (real time); run it again with: conform …"}}}}
 	var text, junit bytes.Buffer
 	r.WriteText(&text)

@@ -331,7 +331,9 @@ func TestShrinkWaitIsMinimal(t *testing.T) {
 }
 
 // stepperOf adapts a model-like wait to waitStepper.
-type stepperOf struct{ s interface{ Step(WaitStep) WaitReply } }
+type stepperOf struct {
+	s interface{ Step(WaitStep) WaitReply }
+}
 
 func (s stepperOf) WaitStep(st WaitStep) (WaitReply, error) { return s.s.Step(st), nil }
 
