@@ -47,13 +47,17 @@ func (wr waitRun) run(h waitStepper, steps []WaitStep) waitOutcome {
 	if wr.rt != nil {
 		pc = &pacer{clk: wr.clk}
 		rc = &realtimeCheck{tol: *wr.rt}
-		pc.start()
 	}
 	reset := WaitStep{Op: WaitOpReset}
 	model.Step(reset)
 	if _, err := h.WaitStep(reset); err != nil {
 		o.lost = err
 		return o
+	}
+	if pc != nil {
+		// Virtual time 0 is when the reset's reply is in: the host's own clock started
+		// (at its reset) no later, so no event can seem early by the reply's latency.
+		pc.start()
 	}
 	var log strings.Builder
 	all := steps
