@@ -71,8 +71,12 @@ const usage = `usage:
       run the scenario library (or the given scenario files) against the host process
   conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR]
       run the swarm fuzzer against the host (one process per worker); failures are shrunk and written
+  conform --profile wait --host 'CMD ARGS' [--seeds N] [--start S] [--no-library] [--only NAME] [--out DIR]
+          [--realtime [--early D] [--late D]] [--json FILE] [--junit FILE] [-v] [SCRIPTS]
+      the timed wait alone: library-derived and generated wait scripts against the host
+      (--realtime: paced on the real clock for a host on its own timers; not replayable)
   conform refhost [--mutant NAME]
-      serve the reference host over the protocol on stdin/stdout (the example adapter)
+      serve the reference host over the protocol on stdin/stdout (the example adapter; every profile)
 
 The protocol is twosettle-conform/1 (docs/PROTOCOL.md). Exit codes: 0 conformant, 1 a failure,
 2 bad usage, invalid input or a host that does not speak the protocol.
