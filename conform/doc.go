@@ -21,8 +21,19 @@
 //     applicable to it (Needs); an invariant that needs introspection is not checked for a
 //     host without it (NotChecked). The report says so per requirement id.
 //   - Serve is `conform refhost`: the reference host served over the protocol, the
-//     example adapter.
+//     example adapter; it serves every profile.
+//   - Profiles: the hello names the part of the decision a run judges ("wait": the timed
+//     wait alone, wait*.go); a host that does not list it is refused before any run. The
+//     wait profile compares each reply of a host with engine/questions.Wait driven by the
+//     same step (waitModel), exactly on virtual time; a report lists exactly the ids the
+//     profile judged (Report.Judged).
+//   - Real-time mode (realtime.go) paces virtual time on a clock.Clock for a host on its
+//     own timers and checks its events within a stated tolerance; such a report is marked
+//     not replayable (Report.Realtime). Only there does the runner read a real clock for
+//     a verdict, and its tests use the library's mock clock.
 //
-// Imports: the standard library, engine/host (Serve only), engine/wire, engine/session,
-// harness, explore, oracle, scenarios, sim, golden and trace.
+// Imports: the standard library, engine/host (Serve only), engine/questions and
+// engine/mutant (the wait profile's reference), engine/signal, engine/wire,
+// engine/session, harness, explore, oracle, scenarios, sim, golden, trace and
+// github.com/benbjohnson/clock (real-time mode).
 package conform
