@@ -83,7 +83,7 @@ func (wr waitRun) run(h waitStepper, steps []WaitStep) waitOutcome {
 		}
 		if diff != "" {
 			o.failed = true
-			o.message = fmt.Sprintf("step %d of %d (%s): %s", i+1, len(steps), s, diff)
+			o.message = fmt.Sprintf("step %d of %d (%s): %s", i+1, len(all), s, diff)
 			if rc != nil {
 				o.message += fmt.Sprintf("; largest timing slack seen: %dms", rc.maxSlack)
 			}
