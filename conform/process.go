@@ -250,7 +250,11 @@ func (p *Process) hello() error {
 	if p.info.Profiles == nil {
 		p.info.Profiles = []string{ProfileHost}
 	}
-	if want := p.opts.Profile; want != "" && !has(p.info.Profiles, want) {
+	want := p.opts.Profile
+	if want == "" {
+		want = ProfileHost
+	}
+	if !has(p.info.Profiles, want) {
 		return fmt.Errorf("the host does not serve the %q profile: it offers %s", want, strings.Join(p.info.Profiles, ", "))
 	}
 	return nil

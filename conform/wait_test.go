@@ -412,6 +412,11 @@ func TestWaitProfileRefusedByAHostWithoutIt(t *testing.T) {
 	if code != 2 || !strings.Contains(errb.String(), `does not serve the "wait" profile: it offers host`) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
+	errb.Reset()
+	code = Main([]string{"--host", testBinary()}, nil, &out, &errb, testEnv("wait-ok"))
+	if code != 2 || !strings.Contains(errb.String(), `does not serve the "host" profile: it offers wait`) {
+		t.Fatalf("a wait-only host run as a whole host: exit %d: %s", code, errb.String())
+	}
 	code = Main([]string{"--profile", "tea", "--host", testBinary()}, nil, &out, &errb, testEnv("refhost"))
 	if code != 2 || !strings.Contains(errb.String(), `unknown profile "tea"`) {
 		t.Fatalf("exit %d: %s", code, errb.String())
