@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -420,5 +421,28 @@ func TestWaitProfileRefusedByAHostWithoutIt(t *testing.T) {
 	code = Main([]string{"--profile", "tea", "--host", testBinary()}, nil, &out, &errb, testEnv("refhost"))
 	if code != 2 || !strings.Contains(errb.String(), `unknown profile "tea"`) {
 		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+}
+
+// The Node example (examples/node/wait.js) on fake timers and on its real timers; skipped
+// where node or its npm ci install is missing (CI runs it as a stage after npm ci).
+func TestWaitProfileNodeExample(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("no node on PATH")
+	}
+	if _, err := os.Stat("../examples/node/node_modules/@sinonjs/fake-timers"); err != nil {
+		t.Skip("examples/node is not installed (npm ci in examples/node)")
+	}
+	var out, errb bytes.Buffer
+	if code := Main([]string{"--profile", "wait", "--host", node + " ../examples/node/wait.js", "--seeds", "100", "--out", t.TempDir()}, nil, &out, &errb, nil); code != 0 {
+		t.Fatalf("fake timers: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	out.Reset()
+	if code := Main([]string{"--profile", "wait", "--realtime", "--late", "100ms", "--seeds", "1", "--host", node + " ../examples/node/wait.js --real-timers"}, nil, &out, &errb, nil); code != 0 {
+		t.Fatalf("real timers: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	if !strings.Contains(out.String(), "NOT REPLAYABLE") {
+		t.Errorf("a real-time report that does not say it is not replayable:\n%s", out.String())
 	}
 }
