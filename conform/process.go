@@ -38,8 +38,8 @@ type ProcessOptions struct {
 	KillGrace time.Duration
 	// Env is added to the runner's environment for the host.
 	Env []string
-	// Profile is the profile the runner asks for in its hello ("" or "host": the whole
-	// host); a host that does not offer it is refused before any run.
+	// Profile is the part of the protocol the runner asks for in its hello ("" or
+	// ProfileHost: the whole host). A host whose hello does not offer it is refused.
 	Profile string
 }
 
@@ -246,16 +246,18 @@ func (p *Process) hello() error {
 		}
 		seen[f] = true
 	}
-	p.info = HostInfo{Name: str(m.Name), Version: str(m.Version), Features: slices.Sorted(slices.Values(feats)), Profiles: m.Profiles}
-	if p.info.Profiles == nil {
-		p.info.Profiles = []string{ProfileHost}
+	profiles := m.Profiles
+	if profiles == nil {
+		profiles = []string{ProfileHost} // a host from before profiles serves the whole host
 	}
+	p.info = HostInfo{Name: str(m.Name), Version: str(m.Version), Features: slices.Sorted(slices.Values(feats)),
+		Profiles: slices.Sorted(slices.Values(slices.Clone(profiles)))}
 	want := p.opts.Profile
 	if want == "" {
 		want = ProfileHost
 	}
-	if !has(p.info.Profiles, want) {
-		return fmt.Errorf("the host does not serve the %q profile: it offers %s", want, strings.Join(p.info.Profiles, ", "))
+	if !slices.Contains(profiles, want) {
+		return fmt.Errorf("the host does not serve the %s profile: its hello offers %s", want, strings.Join(p.info.Profiles, ", "))
 	}
 	return nil
 }
@@ -446,25 +448,4 @@ func clip(b []byte) string {
 		return strings.ToValidUTF8(string(b[:max]), "?") + "… (" + fmt.Sprint(len(b)) + " bytes)"
 	}
 	return strings.ToValidUTF8(string(b), "?")
-}
-
-// WaitStep sends one step of a wait script (the wait profile) and returns the host's
-// waited reply. Any protocol failure, a malformed event included, loses the process.
-func (p *Process) WaitStep(s WaitStep) (WaitReply, error) {
-	n := p.next()
-	m, err := p.request(waitRequestLine(n, s), n, "wait "+s.Op, TypeWaited)
-	if err != nil {
-		return WaitReply{}, err
-	}
-	if m.Events == nil || m.Timers == nil {
-		return WaitReply{}, p.fail(errors.New(`the host's waited reply lacks "events" or "timers"`))
-	}
-	if *m.Timers < 0 {
-		return WaitReply{}, p.fail(fmt.Errorf(`the host's waited reply has "timers":%d`, *m.Timers))
-	}
-	evs, err := decodeWaitEvents(m.Events)
-	if err != nil {
-		return WaitReply{}, p.fail(fmt.Errorf("the host's waited reply: %v", err))
-	}
-	return WaitReply{Events: evs, Timers: *m.Timers}, nil
 }

@@ -27,8 +27,6 @@ const (
 	TypeState   = "state"   // both ways: a snapshot request and its answer
 	TypeError   = "error"   // host: it cannot go on (the run is broken, not judged)
 	TypeBye     = "bye"     // runner: no more runs; the host exits
-	TypeWait    = "wait"    // runner: one step of a wait script (the wait profile)
-	TypeWaited  = "waited"  // host: what the wait step did (the wait profile)
 )
 
 // Features a host may declare in its hello (docs/PROTOCOL.md, "Features"). A scenario
@@ -67,12 +65,12 @@ type hostMessage struct {
 	Name     *string           `json:"name"`
 	Version  *string           `json:"version"`
 	Features []string          `json:"features"`
+	Profiles []string          `json:"profiles"`
 	Error    *string           `json:"error"`
 	Message  *string           `json:"message"`
 	Effects  []json.RawMessage `json:"effects"`
 	Deadline *int64            `json:"deadline"`
 	State    json.RawMessage   `json:"state"`
-	Profiles []string          `json:"profiles"`
 	Events   json.RawMessage   `json:"events"`
 	Timers   *int64            `json:"timers"`
 }
@@ -90,12 +88,12 @@ func (m *hostMessage) keys() []string {
 	add(m.Name != nil, "name")
 	add(m.Version != nil, "version")
 	add(m.Features != nil, "features")
+	add(m.Profiles != nil, "profiles")
 	add(m.Error != nil, "error")
 	add(m.Message != nil, "message")
 	add(m.Effects != nil, "effects")
 	add(m.Deadline != nil, "deadline")
 	add(m.State != nil, "state")
-	add(m.Profiles != nil, "profiles")
 	add(m.Events != nil, "events")
 	add(m.Timers != nil, "timers")
 	return ks
@@ -154,6 +152,7 @@ func decodeHostMessage(line []byte) (*hostMessage, error) {
 
 // Request encoders: compact, canonical JSON lines (with their newline).
 
+// helloLine is the runner's hello; a profile other than the whole host is named in it.
 func helloLine(profile string) []byte {
 	b := []byte(`{"type":"hello","protocol":`)
 	b = wire.AppendJSONString(b, Protocol)

@@ -17,7 +17,7 @@ import (
 type HostInfo struct {
 	Name, Version string
 	Features      []string // declared features, sorted (e.g. "crash-cut","direct","fork","inbox-faults","introspection","ptc","restart","source")
-	Profiles      []string // the profiles it serves, as it listed them (absent in its hello: ["host"])
+	Profiles      []string // the profiles its hello offers, sorted (["host"] when it names none)
 }
 
 // Scenario statuses.

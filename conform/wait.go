@@ -20,6 +20,12 @@ import (
 // time) and how many timers it still has armed. The reference is engine/questions.Wait,
 // driven by waitModel.
 
+// The wait profile's messages.
+const (
+	TypeWait   = "wait"   // runner: one step of a wait script
+	TypeWaited = "waited" // host: what the step did
+)
+
 // Wait operations (the "op" of a wait request).
 const (
 	WaitOpReset   = "reset"   // drop every wait, parent and claim stream; the clock is now

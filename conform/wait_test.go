@@ -410,12 +410,12 @@ func TestLibraryWaitScripts(t *testing.T) {
 func TestWaitProfileRefusedByAHostWithoutIt(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := Main([]string{"--profile", "wait", "--host", testBinary(), "--seeds", "1"}, nil, &out, &errb, testEnv("crash"))
-	if code != 2 || !strings.Contains(errb.String(), `does not serve the "wait" profile: it offers host`) {
+	if code != 2 || !strings.Contains(errb.String(), `does not serve the wait profile: its hello offers host`) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	errb.Reset()
 	code = Main([]string{"--host", testBinary()}, nil, &out, &errb, testEnv("wait-ok"))
-	if code != 2 || !strings.Contains(errb.String(), `does not serve the "host" profile: it offers wait`) {
+	if code != 2 || !strings.Contains(errb.String(), `does not serve the host profile: its hello offers wait`) {
 		t.Fatalf("a wait-only host run as a whole host: exit %d: %s", code, errb.String())
 	}
 	code = Main([]string{"--profile", "tea", "--host", testBinary()}, nil, &out, &errb, testEnv("refhost"))
