@@ -50,24 +50,34 @@ type pacer struct {
 // start makes now virtual time 0.
 func (p *pacer) start() { p.t0 = p.clk.Now() }
 
-// until sleeps until virtual time v.
-func (p *pacer) until(v int64) {
+// until sleeps until virtual time v and returns the time it woke at, in ms since 0 (v,
+// or later when the clock overslept).
+func (p *pacer) until(v int64) int64 {
 	if d := p.t0.Add(time.Duration(v) * time.Millisecond).Sub(p.clk.Now()); d > 0 {
 		p.clk.Sleep(d)
 	}
+	return p.clk.Since(p.t0).Milliseconds()
 }
 
 // realtimeCheck compares a real-time host's replies with the reference's, step by step.
+//
+// Each reference event has an expected time on the runner's clock: a timer's expiry
+// before the step's operation is due at its virtual time; what the operation itself does
+// (a frame, an end, a close, and a timer it made due at once) is due when the runner sent
+// the step, which is its virtual time plus however late the runner was. A host event
+// must be the next reference event (frames within early+late of remainingMs) and land
+// within [expected − early, expected + late]; by the reply to a step sent at S, every
+// reference event expected by S − late must be in.
 type realtimeCheck struct {
 	tol      Tolerance
-	ref      []stepEvent // every reference event so far, with its step
+	ref      []expected  // every reference event so far, with the time it is expected at
 	got      []WaitEvent // every host event so far
 	maxSlack int64       // ms
 }
 
-type stepEvent struct {
+type expected struct {
 	WaitEvent
-	step int
+	at int64 // ms on the runner's clock since virtual time 0
 }
 
 func abs(x int64) int64 {
@@ -77,11 +87,16 @@ func abs(x int64) int64 {
 	return x
 }
 
-// add folds in step i's replies and returns the first failure ("" when none).
-func (c *realtimeCheck) add(i int, ref, got WaitReply) string {
+// add folds in the replies to step s, sent at sent ms, and returns the first failure ("" when
+// none).
+func (c *realtimeCheck) add(s WaitStep, sent int64, ref, got WaitReply) string {
 	early, late := c.tol.Early.Milliseconds(), c.tol.Late.Milliseconds()
 	for _, e := range ref.Events {
-		c.ref = append(c.ref, stepEvent{e, i})
+		at := sent
+		if e.At < s.Now {
+			at = e.At
+		}
+		c.ref = append(c.ref, expected{e, at})
 	}
 	for _, e := range got.Events {
 		k := len(c.got)
@@ -92,22 +107,18 @@ func (c *realtimeCheck) add(i int, ref, got WaitReply) string {
 		if !e.same(r.WaitEvent, early+late) {
 			return fmt.Sprintf("event %d differs: host %s, reference %s", k+1, e, r.WaitEvent)
 		}
-		slack := e.At - r.At
+		slack := e.At - r.at
 		c.maxSlack = max(c.maxSlack, abs(slack), abs(e.RemainingMs-r.RemainingMs))
 		if slack > late || -slack > early {
-			return fmt.Sprintf("%s landed %+dms from its virtual time %d (tolerance: %s)", e, slack, r.At, c.tol)
+			return fmt.Sprintf("%s landed %+dms from its time %d (virtual %d; tolerance: %s)", e, slack, r.at, r.At, c.tol)
 		}
 		c.got = append(c.got, e)
 	}
-	due := 0
-	for _, r := range c.ref {
-		if r.step < i {
-			due++
+	for _, r := range c.ref[len(c.got):] {
+		if r.at+late < sent {
+			c.maxSlack = max(c.maxSlack, sent-r.at) // it is at least that late
+			return fmt.Sprintf("the reference's %s, due at %d (virtual %d), was not reported by %d, %dms after it was due (tolerance: %s)", r.WaitEvent, r.at, r.At, sent, sent-r.at, c.tol)
 		}
-	}
-	if len(c.got) < due {
-		r := c.ref[len(c.got)]
-		return fmt.Sprintf("the reference's %s (virtual time %d) was not reported by the reply to the next step", r.WaitEvent, r.At)
 	}
 	if len(c.got) == len(c.ref) && got.Timers != ref.Timers {
 		return fmt.Sprintf("timers armed once every event is in: host %d, reference %d", got.Timers, ref.Timers)

@@ -70,6 +70,14 @@ func TestRealtimePacing(t *testing.T) {
 	}
 }
 
+// oversleeper is a mock clock whose sleeps last over longer than asked.
+type oversleeper struct {
+	*clock.Mock
+	over time.Duration
+}
+
+func (m oversleeper) Sleep(d time.Duration) { m.Add(d + m.over) }
+
 type stepperFunc func(WaitStep) (WaitReply, error)
 
 func (f stepperFunc) WaitStep(s WaitStep) (WaitReply, error) { return f(s) }
@@ -109,17 +117,25 @@ func TestRealtimeTolerance(t *testing.T) {
 	t.Run("WAIT-1 a deadline 80ms late fails and says how much slack it saw", func(t *testing.T) {
 		wr, _ := mockRun()
 		o := wr.run(&clockHost{clk: wr.clk, m: lateModel(80)}, expiring)
-		want := `{"event":"closed","wait":"w1","reason":"ASK_TIMED_OUT","at":260} landed +80ms from its virtual time 180 (tolerance: early 5ms, late 50ms); largest timing slack seen: 80ms`
+		want := `{"event":"closed","wait":"w1","reason":"ASK_TIMED_OUT","at":260} landed +80ms from its time 180 (virtual 180; tolerance: early 5ms, late 50ms); largest timing slack seen: 80ms`
 		if !o.failed || !strings.Contains(o.message, want) || o.maxSlack != 80 {
 			t.Fatalf("failed %v, slack %d, message %q", o.failed, o.maxSlack, o.message)
 		}
 	})
-	t.Run("WAIT-8 an expiry that is never reported fails by the next step", func(t *testing.T) {
+	t.Run("WAIT-8 an expiry that is never reported fails once it is overdue", func(t *testing.T) {
 		wr, _ := mockRun()
 		steps := append(expiring, WaitStep{Now: 4 * grid, Op: WaitOpAdvance})
 		o := wr.run(&clockHost{clk: wr.clk, m: newWaitModel(0), drop: true}, steps)
-		if !o.failed || !strings.Contains(o.message, "was not reported by the reply to the next step") {
+		if !o.failed || !strings.Contains(o.message, `{"event":"closed","wait":"w1","reason":"ASK_TIMED_OUT","at":180}, due at 180 (virtual 180), was not reported by 360, 180ms after it was due`) || o.maxSlack != 180 {
 			t.Fatalf("failed %v: %s", o.failed, o.message)
+		}
+	})
+	t.Run("a runner that oversleeps past the tolerance gives no verdict", func(t *testing.T) {
+		m := clock.NewMock()
+		wr := waitRun{rt: &testTolerance, clk: oversleeper{m, 70 * time.Millisecond}}
+		o := wr.run(&clockHost{clk: wr.clk, m: newWaitModel(0)}, expiring)
+		if o.failed || o.noVerdict == "" || !strings.Contains(o.noVerdict, "70ms after its virtual time") {
+			t.Fatalf("failed %v (%s), no verdict %q", o.failed, o.message, o.noVerdict)
 		}
 	})
 	t.Run("WAIT-4 a frame's remainingMs beyond the tolerance fails", func(t *testing.T) {
@@ -141,6 +157,8 @@ func TestRealtimeTolerance(t *testing.T) {
 }
 
 func TestRealtimeRunIsNotReplayableInEveryReport(t *testing.T) {
+	defer func(c func() clock.Clock) { realtimeClock = c }(realtimeClock)
+	realtimeClock = func() clock.Clock { return steppingMock{clock.NewMock()} }
 	var out, errb bytes.Buffer
 	code := Main([]string{"--profile", "wait", "--realtime", "--seeds", "2", "--late", "20ms", "--early", "5ms", "--host", testBinary(), "--json", "-"}, nil, &out, &errb, testEnv("refhost"))
 	if code != 0 {

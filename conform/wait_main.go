@@ -17,6 +17,9 @@ const (
 	ProfileWait = "wait" // the timed wait alone
 )
 
+// realtimeClock is the clock real-time mode paces on (tests give the library's mock).
+var realtimeClock = func() clock.Clock { return clock.New() }
+
 // cutProfile takes a --profile NAME (or --profile=NAME) out of args.
 func cutProfile(args []string) (profile string, rest []string, found bool) {
 	for i := 0; i < len(args); i++ {
@@ -137,7 +140,7 @@ func runWaitProfile(args []string, stdout, stderr io.Writer, env []string) int {
 	ctx, stop := interruptible(pool)
 	defer stop()
 	rep := &Report{Protocol: Protocol, Command: hf.host, Host: info, Judged: WaitRequirementIDs}
-	wr := waitRun{rt: tol, clk: clock.New()}
+	wr := waitRun{rt: tol, clk: realtimeClock()}
 	if tol != nil {
 		rep.Realtime = &RealtimeInfo{Tolerance: *tol}
 	}

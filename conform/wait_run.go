@@ -34,6 +34,7 @@ type waitOutcome struct {
 	message   string // the first difference, one line
 	detail    string // the steps up to it, the differing replies
 	lost      error  // the host was lost (no verdict)
+	noVerdict string // real-time mode: the runner could not keep time (no verdict)
 	maxSlack  int64  // real-time mode: the largest timing slack seen (ms)
 	refEvents [][]WaitEvent
 }
@@ -63,8 +64,14 @@ func (wr waitRun) run(h waitStepper, steps []WaitStep) waitOutcome {
 	all := steps
 	for i := 0; i < len(all); i++ {
 		s := all[i]
+		var sent int64
 		if pc != nil {
-			pc.until(s.Now)
+			sent = pc.until(s.Now)
+			if over := sent - s.Now; over > wr.rt.Late.Milliseconds() {
+				// The runner itself did not keep time: nothing it sees now is the host's doing.
+				o.noVerdict = fmt.Sprintf("no verdict: the runner sent step %d (%s) %dms after its virtual time, more than the tolerance (%s); the machine is too busy for it", i+1, s, over, *wr.rt)
+				return o
+			}
 		}
 		ref := model.Step(s)
 		o.refEvents = append(o.refEvents, ref.Events)
@@ -78,7 +85,7 @@ func (wr waitRun) run(h waitStepper, steps []WaitStep) waitOutcome {
 		if rc == nil {
 			diff = diffWaitReply(ref, got)
 		} else {
-			diff = rc.add(i, ref, got)
+			diff = rc.add(s, sent, ref, got)
 			o.maxSlack = rc.maxSlack
 		}
 		if diff != "" {
@@ -91,13 +98,9 @@ func (wr waitRun) run(h waitStepper, steps []WaitStep) waitOutcome {
 			o.detail = log.String()
 			return o
 		}
-		if rc != nil && i == len(all)-1 && rc.outstanding() {
-			// Let the last events in: one more step, late enough for them.
-			last := s.Now
-			if len(all) > 0 {
-				last = all[len(all)-1].Now
-			}
-			all = append(all[:len(all):len(all)], WaitStep{Now: last + wr.rt.Late.Milliseconds() + 1, Op: WaitOpAdvance})
+		if rc != nil && i == len(all)-1 && rc.outstanding() && len(all) < len(steps)+3 {
+			// Let the last events in: one more step, late enough for them to be due.
+			all = append(all[:len(all):len(all)], WaitStep{Now: max(s.Now, sent) + wr.rt.Late.Milliseconds() + 1, Op: WaitOpAdvance})
 		}
 	}
 	return o
@@ -236,6 +239,9 @@ func waitResult(h waitStepper, sc WaitScript, wr waitRun, cmd, outDir string) (S
 	}
 	defer func() { r.DurationMs = time.Since(start).Milliseconds() }()
 	switch {
+	case o.noVerdict != "":
+		r.Status, r.Lost = StatusBroken, o.noVerdict
+		return r, o.maxSlack
 	case o.lost != nil:
 		r.Status, r.Lost = StatusBroken, o.lost.Error()
 		if p, ok := h.(*Process); ok {
