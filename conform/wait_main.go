@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/benbjohnson/clock"
 	"github.com/twosettle/twosettle/golden"
@@ -28,19 +29,12 @@ func cutProfile(args []string) (profile string, rest []string, found bool) {
 			if a == p && i+1 < len(args) {
 				return args[i+1], append(append([]string{}, args[:i]...), args[i+2:]...), true
 			}
-			if v, ok := cutPrefix(a, p+"="); ok {
+			if v, ok := strings.CutPrefix(a, p+"="); ok {
 				return v, append(append([]string{}, args[:i]...), args[i+1:]...), true
 			}
 		}
 	}
 	return "", args, false
-}
-
-func cutPrefix(s, prefix string) (string, bool) {
-	if len(s) >= len(prefix) && s[:len(prefix)] == prefix {
-		return s[len(prefix):], true
-	}
-	return "", false
 }
 
 // runWaitProfile is `conform --profile wait`: wait scripts (derived from the library,

@@ -208,13 +208,3 @@ func (m *waitModel) timers() int64 {
 	}
 	return n
 }
-
-// nextDue is the earliest armed timer (ok false when none).
-func (m *waitModel) nextDue() (at int64, ok bool) {
-	for _, mw := range m.order {
-		if t, armed := mw.w.Timer(); armed && (!ok || t < at) {
-			at, ok = t, true
-		}
-	}
-	return at, ok
-}
