@@ -13,6 +13,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/twosettle/twosettle/engine/mutant"
+	"github.com/twosettle/twosettle/engine/wire"
+	"github.com/twosettle/twosettle/harness"
+	"github.com/twosettle/twosettle/scenarios"
+	"github.com/twosettle/twosettle/sim"
+	"github.com/twosettle/twosettle/trace"
 	"pgregory.net/rapid"
 )
 
@@ -444,5 +449,61 @@ func TestWaitProfileNodeExample(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "NOT REPLAYABLE") {
 		t.Errorf("a real-time report that does not say it is not replayable:\n%s", out.String())
+	}
+}
+
+// The library scripts say what the reference host did: run through the reference wait,
+// each gives the frames (time and remainingMs) and the expiries (time) the host's own
+// wait notes recorded in that scenario, in order.
+func TestLibraryWaitScriptsReplayTheHostsWaits(t *testing.T) {
+	runner := sim.NewRunner()
+	ports := map[string]wire.ClientPort{}
+	var tr trace.Trace
+	checked := 0
+	for _, e := range harness.Library("") {
+		s, err := scenarios.Decode(e.Path, e.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := harness.Execute(harness.Compile(s, 0), harness.ReferenceHost(""), "", runner, ports, &tr)
+		if x.Lost != nil || x.ConfigErr != nil || x.Refused != nil {
+			continue
+		}
+		steps := waitStepsOf(tr.Records)
+		if len(steps) == 0 {
+			continue
+		}
+		var want, got []string
+		expired := map[string]bool{}
+		for _, r := range tr.Records {
+			n, ok := r.Payload.(wire.WaitNote)
+			if !ok || r.Actor != "host" {
+				continue
+			}
+			switch n.Kind {
+			case wire.WaitClaimed:
+				want = append(want, fmt.Sprintf("frame %d at %d", n.Remaining, r.Time))
+			case wire.WaitExpired:
+				expired[n.Session+"/"+n.CallID] = true
+				want = append(want, fmt.Sprintf("expired at %d", r.Time))
+			}
+		}
+		for _, rep := range model(steps...) {
+			for _, ev := range rep.Events {
+				switch {
+				case ev.Event == WaitEventFrame:
+					got = append(got, fmt.Sprintf("frame %d at %d", ev.RemainingMs, ev.At))
+				case ev.Event == WaitEventClosed && ev.Reason == ReasonTimedOut:
+					got = append(got, fmt.Sprintf("expired at %d", ev.At))
+				}
+			}
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("%s: the script's frames and expiries differ from the host's notes (-host +script):\n%s", s.Name, d)
+		}
+		checked++
+	}
+	if checked < 50 {
+		t.Fatalf("only %d library scenarios have waits", checked)
 	}
 }
