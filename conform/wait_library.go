@@ -21,7 +21,9 @@ import (
 //     any other reason is the parent's abort with that reason; after an expiry, nothing
 //     (the reference expires the wait itself).
 //
-// A host restart makes fresh waits (a wait's name counts its creations). Each script ends
+// A host restart makes fresh waits (a wait's name counts its creations). A host stall (a
+// harness fault that holds the host's timers back) is not carried over: in the script
+// each wait expires at its own time, as the profile requires. Each script ends
 // with time advanced to the end of the run. Scenarios whose host made no wait give none.
 // What the notes cannot show (a claim attached with a cancelled signal, a pull that ended
 // with no frame) the generator covers.
