@@ -27,9 +27,13 @@ const (
 	verdictInterrupted = "This question set was interrupted before answers were submitted."
 	verdictPending     = "These pending questions remain answerable from the composer."
 	verdictClosed      = "This question is closed; its outcome is in the conversation below."
-	labelAnswer        = "Answer"
-	labelViewAnswers   = "View answers"
-	notAnswered        = "Not answered"
+	// summaryContinued is the summary of a row whose question is continued and still
+	// answerable: a pending result or TOOL_OUTCOME_UNKNOWN (the decision: a tool/result
+	// "makes it continued for pending or TOOL_OUTCOME_UNKNOWN"; spec §7.3 rows 4 and 5).
+	summaryContinued = "continued; answer still available"
+	labelAnswer      = "Answer"
+	labelViewAnswers = "View answers"
+	notAnswered      = "Not answered"
 )
 
 // rowInfo is one ask_user_question tool row, computed from the tool call and result, the
@@ -184,7 +188,7 @@ func computeRow(rd *reader, s *sessionView, src rowSource, blk *entryBlock, unkn
 	case code == wire.ToolOutcomeUnknown && (answerable || isSettled) && !unknownIsFailure: // MUTANT unknown-outcome-row-closed skips it
 		switch {
 		case answerable:
-			r.summary = "continued; answer still available"
+			r.summary = summaryContinued
 			r.transcript = unansweredLines(verdictPending, r.questions)
 			r.action = actAnswer
 		case len(settled.Answers) == 0:
@@ -196,7 +200,7 @@ func computeRow(rd *reader, s *sessionView, src rowSource, blk *entryBlock, unkn
 		pending := rd.isPendingResult(res.Text)
 		switch {
 		case pending && answerable:
-			r.summary = "pending"
+			r.summary = summaryContinued
 			r.transcript = unansweredLines(verdictPending, r.questions)
 			r.action = actAnswer
 		case (pending && !isSettled) || (isSettled && len(settled.Answers) == 0):

@@ -48,7 +48,7 @@ func TestRows(t *testing.T) {
 		}{
 			{"waiting", view(qs(qPkg), "c1:open"), noInbox, nil, "waiting", "running", labelAnswer, "- Which package manager?"},
 			{"waiting, unlisted", wire.QuestionsView{}, noInbox, nil, "waiting", "running", "", "- Which package manager?"},
-			{"pending and answerable", view(qs(qPkg), "c1:continued"), noInbox, toolResultEv("c1", pendingText), "pending", "ok", labelAnswer, verdictPending},
+			{"pending and answerable", view(qs(qPkg), "c1:continued"), noInbox, toolResultEv("c1", pendingText), summaryContinued, "ok", labelAnswer, verdictPending},
 			{"queued reply", view(qs(qPkg), "c1:continued"), wire.InboxView{NextTurn: []session.Message{replyMsg("m1", "c1", replyBun)}},
 				toolResultEv("c1", pendingText), "1/1 answered", "ok", labelViewAnswers, "Which package manager?: bun"},
 			{"settled late", settledBun, noInbox, toolResultEv("c1", pendingText), "1/1 answered", "ok", labelViewAnswers, "Which package manager?: bun"},
@@ -122,7 +122,7 @@ func TestRows(t *testing.T) {
 		}
 		expect(t, x.user(10, wire.ActDiscard, "card=c1"), `call gen=1 rpc=c1-r1 inbox/discard {"agentId":"s1","messageId":"m1"}`)
 		x.at(20, update("s1", view(qs(qPkg), "c1:continued"), noInbox, logOf(call, toolResultEv("c1", pendingText))...))
-		if r := x.row("c1"); r.Action != labelAnswer || r.Summary != "pending" {
+		if r := x.row("c1"); r.Action != labelAnswer || r.Summary != summaryContinued {
 			t.Fatal(r)
 		}
 		x.userErr(30, wire.ActDiscard, "card=c1")
