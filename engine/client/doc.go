@@ -123,7 +123,9 @@
 //   - Stored drafts are restored when a card is created, not when its composer first
 //     renders, so a frozen disposition holds on a hidden card after a reload (the peer
 //     applies it on mount). Pruning on mount waits until the Session's projection has
-//     arrived in this page load, so drafts of cards the first update will recreate survive.
+//     arrived in this page load, so drafts of cards the first update will recreate survive;
+//     a card mounted before it (a replayed request after a reload) prunes once that
+//     projection is reconciled, whether or not the seat moves (DRAFT-3).
 //     A stored draft that does not fit its card is dropped from the store.
 //   - The draft is persisted on every progress change, navigation included.
 //   - Malformed projection rows (no call id, no questions, an unknown state) and inbox
