@@ -42,6 +42,8 @@ type Options struct {
 	Mutant string
 	// Host builds the host the scenario runs against; nil is ReferenceHost(Mutant).
 	Host HostFactory
+	// Client builds each client the scenario runs with; nil is ReferenceClient(Mutant).
+	Client ClientFactory
 	// AnyRefusalText accepts a refusal whatever its words where a step says refused:
 	// (another host's refusals are its own words, docs/PROTOCOL.md).
 	AnyRefusalText bool
@@ -158,12 +160,20 @@ func RunScenario(r *Result, s *scenarios.Scenario, opts Options) {
 	if hosts == nil {
 		hosts = ReferenceHost(opts.Mutant)
 	}
+	clients := opts.Client
+	if clients == nil {
+		clients = ReferenceClient(opts.Mutant)
+	}
 	tr := &trace.Trace{}
-	x := Execute(plan, hosts, opts.Mutant, sim.NewRunner(), map[string]wire.ClientPort{}, tr)
+	x := ExecuteWith(plan, hosts, clients, sim.NewRunner(), map[string]wire.ClientPort{}, tr)
 	if x.Lost != nil {
 		r.Lost = x.Lost
 		r.Trace = tr
-		r.Failures = append(r.Failures, Failure{Pos: s.Pos, Msg: "the host was lost: " + x.Lost.Err.Error()})
+		what := "the host was lost: "
+		if c := sim.LostClient(x.SimErr); c != "" {
+			what = "client " + c + " was lost: "
+		}
+		r.Failures = append(r.Failures, Failure{Pos: s.Pos, Msg: what + x.Lost.Err.Error()})
 		return
 	}
 	if err := x.ConfigErr; err != nil {
