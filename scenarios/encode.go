@@ -476,6 +476,8 @@ func userNode(u *UserAction) *yaml.Node {
 		return flow().add("clock", word(u.By.Signed())).n
 	case UserDrift:
 		return flow().add("drift", word(FormatPPM(u.PPM))).n
+	case UserInput:
+		return flow().add("input", str(u.Input)).n
 	}
 	if u.Card == "" && u.Question == "" {
 		return word(u.Kind)

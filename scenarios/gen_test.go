@@ -407,7 +407,7 @@ func (g *gen) step(at Duration) Step {
 	default:
 		st.Session = g.session()
 		st.Client = rapid.SampledFrom(g.clients).Draw(g.t, "client")
-		u := &UserAction{Kind: rapid.SampledFrom(append(append([]string{UserChoose, UserType, UserClock, UserDrift}, userCardVerbs...), userWords...)).Draw(g.t, "user")}
+		u := &UserAction{Kind: rapid.SampledFrom(append(append([]string{UserChoose, UserType, UserClock, UserDrift, UserInput}, userCardVerbs...), userWords...)).Draw(g.t, "user")}
 		card := func() string {
 			opts := []string{"", "#1", "#12"}
 			opts = append(opts, g.calls...)
@@ -430,6 +430,10 @@ func (g *gen) step(at Duration) Step {
 			u.By = g.signed("by")
 		case UserDrift:
 			u.PPM = rapid.SampledFrom([]int64{0, 20000, -500}).Draw(g.t, "ppm")
+		case UserInput:
+			u.Input = rapid.SampledFrom([]string{`{"kind":"tick"}`, `{"kind":"link-down"}`,
+				`{"kind":"from-host","frame":{"kind":"stream-item","streamId":"a-s1","value":{"remainingMs":5}}}`,
+				`{"kind":"from-http","rpcId":"a-r1","envelope":{"ok":false,"error":{"code":"X","message":"it's: odd"}}}`}).Draw(g.t, "input")
 		case UserWindowBlur, UserWindowFocus, UserTeardown, UserReload, UserCrash:
 		default:
 			u.Card = card()

@@ -383,6 +383,9 @@ const (
 	UserCrash       = "crash"    // the client is gone for good
 	UserClock       = "clock"    // the client's clock jumps by By
 	UserDrift       = "drift"    // the client's clock drift becomes PPM
+	// UserInput delivers Input, the JSON of a client input (docs/PROTOCOL.md "Clients"),
+	// to the client as it is: a frame or a reply as a real host may send it.
+	UserInput = "input"
 )
 
 // UserAction is one action of a client's user (or of its browser).
@@ -398,6 +401,8 @@ type UserAction struct {
 	// By is a clock jump; PPM a new drift.
 	By  Duration
 	PPM int64
+	// Input is the raw client input of an input step.
+	Input string
 }
 
 // Expectation kinds.

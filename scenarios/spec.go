@@ -271,7 +271,10 @@ var (
 	userDriftObject = &object{Name: "user-drift", Doc: "The client's clock drift changes from now on.", Keys: []key{
 		{"drift", "ppm", true, "The new drift, e.g. 20000ppm."},
 	}}
-	userObjects = append(append([]*object(nil), userCardObjects...), userChooseObject, userTypeObject, userClockObject, userDriftObject)
+	userInputObject = &object{Name: "user-input", Doc: "A client input delivered as it is (a frame or a reply as a real host may send it).", Keys: []key{
+		{"input", "raw", true, "The client input's JSON (docs/PROTOCOL.md, Clients), e.g. '{\"kind\":\"from-host\",\"frame\":{…}}'."},
+	}}
+	userObjects = append(append([]*object(nil), userCardObjects...), userChooseObject, userTypeObject, userClockObject, userDriftObject, userInputObject)
 )
 
 var userDocs = map[string]string{

@@ -7,6 +7,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/twosettle/twosettle/engine/session"
+	"github.com/twosettle/twosettle/engine/wire"
 )
 
 // Validate checks what a scenario means, beyond what a YAML decoder can see: names,
@@ -227,9 +230,33 @@ func CallIDs(s *Scenario) map[string]bool {
 			} else {
 				out[AskTimedCall(st.Service, ids[i])] = true
 			}
+		case st.User != nil && st.User.Kind == UserInput:
+			if u, ok := inputUpdate(st.User.Input); ok {
+				for _, e := range u.Events {
+					if c, ok := e.Data.(session.ToolCall); ok && c.CallID != "" {
+						out[c.CallID] = true
+					}
+				}
+			}
 		}
 	}
 	return out
+}
+
+// inputUpdate is the Session update an input step delivers, if it delivers one: its
+// Session and tool calls are known to the scenario from that step on (a client may be
+// shown a Session the host never opened, as a real host may send it).
+func inputUpdate(raw string) (wire.SessionUpdate, bool) {
+	in, err := wire.DecodeClientInput([]byte(raw))
+	if err != nil {
+		return wire.SessionUpdate{}, false
+	}
+	fh, ok := in.(wire.FromHost)
+	if !ok {
+		return wire.SessionUpdate{}, false
+	}
+	u, ok := fh.Frame.(wire.SessionUpdate)
+	return u, ok
 }
 
 var rawSubCall = regexp.MustCompile(`^(.+):ptc:[1-9][0-9]*$`)
@@ -382,6 +409,11 @@ func (v *validator) step(st *Step) {
 	default:
 		v.client(st.Pos, st.Client)
 		v.user(st.Pos, st.User)
+		if st.User != nil && st.User.Kind == UserInput {
+			if u, ok := inputUpdate(st.User.Input); ok && u.Session != "" {
+				v.sessions[u.Session] = true
+			}
+		}
 	}
 }
 
@@ -532,7 +564,7 @@ func (v *validator) service(p Pos, c *ServiceCall) {
 
 func (v *validator) user(p Pos, u *UserAction) {
 	known := false
-	for _, w := range append(append([]string{UserChoose, UserType, UserClock, UserDrift}, userCardVerbs...), userWords...) {
+	for _, w := range append(append([]string{UserChoose, UserType, UserClock, UserDrift, UserInput}, userCardVerbs...), userWords...) {
 		known = known || w == u.Kind
 	}
 	if !known {
@@ -549,6 +581,13 @@ func (v *validator) user(p Pos, u *UserAction) {
 		if u.By == 0 {
 			v.fail(p, "write a jump like +30s", "a clock jump of 0 does nothing")
 		}
+	case UserInput:
+		if _, err := wire.DecodeClientInput([]byte(u.Input)); err != nil {
+			v.fail(p, "write a client input of docs/PROTOCOL.md (Clients)", "input is not a client input: %v", err)
+		}
+		if u.Card != "" {
+			v.fail(p, "", "input is not about a card")
+		}
 	case UserWindowBlur, UserWindowFocus, UserTeardown, UserReload, UserCrash:
 		if u.Card != "" || u.Question != "" {
 			v.fail(p, "write it as a plain word", "%s is not about a card", u.Kind)
@@ -557,7 +596,7 @@ func (v *validator) user(p Pos, u *UserAction) {
 	if u.Question != "" && u.Kind != UserChoose && u.Kind != UserType && u.Kind != UserSkip {
 		v.fail(p, "q: goes with choose, type and skip", "q: does not go with %s", u.Kind)
 	}
-	if u.By != 0 && u.Kind != UserClock || u.PPM != 0 && u.Kind != UserDrift || u.Label != "" && u.Kind != UserChoose || u.Text != "" && u.Kind != UserType {
+	if u.By != 0 && u.Kind != UserClock || u.PPM != 0 && u.Kind != UserDrift || u.Label != "" && u.Kind != UserChoose || u.Text != "" && u.Kind != UserType || u.Input != "" && u.Kind != UserInput {
 		v.fail(p, "", "a field that does not go with %s", u.Kind)
 	}
 }

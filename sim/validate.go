@@ -163,6 +163,9 @@ func Validate(cfg *Config) error {
 		if st.User != nil {
 			n++
 		}
+		if st.Input != nil {
+			n++
+		}
 		if st.Net != nil {
 			n++
 		}
@@ -173,10 +176,10 @@ func Validate(cfg *Config) error {
 			n++
 		}
 		if n != 1 {
-			return bad("", "a step needs exactly one of host, user, net, fault, probe (has "+strconv.Itoa(n)+")")
+			return bad("", "a step needs exactly one of host, user, input, net, fault, probe (has "+strconv.Itoa(n)+")")
 		}
-		if st.Client != "" && st.User == nil {
-			return bad("client", "client is only for user steps (net and fault name their own client)")
+		if st.Client != "" && st.User == nil && st.Input == nil {
+			return bad("client", "client is only for user and input steps (net and fault name their own client)")
 		}
 		switch {
 		case st.Host != nil:
@@ -189,6 +192,10 @@ func Validate(cfg *Config) error {
 			}
 			if !oneOf(st.User.Kind, knownActs) {
 				return bad("user.kind", "unknown user action "+strconv.Quote(st.User.Kind)+" (known: "+quoteList(knownActs)+")")
+			}
+		case st.Input != nil:
+			if !known.has(st.Client) {
+				return unknownClient(si, st, "client", st.Client)
 			}
 		case st.Net != nil:
 			if !oneOf(st.Net.Kind, knownNet) {
