@@ -213,6 +213,11 @@ func computeRow(rd *reader, s *sessionView, src rowSource, blk *entryBlock, unkn
 				as = nil
 			}
 			r.answered(src, as, false)
+			if as == nil {
+				if n, m, ok := rd.rawAnsweredCount(res.Text); ok {
+					r.summary = countText(n, m) // the best-effort count (spec §7.3 row 5)
+				}
+			}
 		}
 	default:
 		r.summary = src.call.Arguments
