@@ -587,6 +587,9 @@ func (r *Result) checkRow(e *scenarios.Expectation, c wire.ClientState, session,
 	if e.Action != nil && row.Action != *e.Action {
 		r.fail(e, "%s on %s: action %q, not %q (%s)", what, c.Client, row.Action, *e.Action, shown)
 	}
+	if e.Expanded != nil && row.Expanded != *e.Expanded {
+		r.fail(e, "%s on %s: expanded=%v (%s)", what, c.Client, row.Expanded, shown)
+	}
 	if e.Lines != nil && strings.Join(row.Transcript, "\n") != strings.Join(e.Lines, "\n") {
 		r.fail(e, "%s on %s: transcript %q, not %q", what, c.Client, row.Transcript, e.Lines)
 	}

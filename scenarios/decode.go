@@ -1575,6 +1575,10 @@ func (d *dec) expectation(n *yaml.Node) (Expectation, bool) {
 				t, k = d.duration(v, name, false)
 				e.Timer = t.String()
 			}
+		case "expanded":
+			var b bool
+			b, k = d.boolean(v, name)
+			e.Expanded = &b
 		case "claimed", "live", "root", "shown", "closed", "busy", "connected":
 			b, k2 := d.boolean(v, name)
 			k = k2

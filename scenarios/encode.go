@@ -597,6 +597,9 @@ func expectNode(e *Expectation) *yaml.Node {
 		}
 		m.add("action", str(a))
 	}
+	if e.Expanded != nil {
+		m.add("expanded", boolNode(*e.Expanded))
+	}
 	if e.Lines != nil {
 		items := make([]*yaml.Node, len(e.Lines))
 		for i, l := range e.Lines {

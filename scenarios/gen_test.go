@@ -635,6 +635,9 @@ func (g *gen) expectation(limit Duration) (Expectation, bool) {
 			a := rapid.SampledFrom([]string{"", "Answer", "View answers"}).Draw(g.t, "action")
 			e.Action = &a
 		}
+		if maybe("expanded?") {
+			e.Expanded = bptr("expanded")
+		}
 		if maybe("lines?") {
 			e.Lines = []string{}
 			for n := rapid.IntRange(0, 2).Draw(g.t, "lines"); n > 0; n-- {

@@ -377,12 +377,14 @@ const (
 	UserDiscard     = "discard"
 	UserWindowBlur  = "window-blur"
 	UserWindowFocus = "window-focus"
-	UserDelegate    = "delegate" // the UI hands the card's request on (CLAIM-4)
-	UserTeardown    = "teardown" // the questions UI plugin is torn down (CARD-12)
-	UserReload      = "reload"   // the page reloads: drafts survive, the rest is lost
-	UserCrash       = "crash"    // the client is gone for good
-	UserClock       = "clock"    // the client's clock jumps by By
-	UserDrift       = "drift"    // the client's clock drift becomes PPM
+	UserDelegate    = "delegate"   // the UI hands the card's request on (CLAIM-4)
+	UserTeardown    = "teardown"   // the questions UI plugin is torn down (CARD-12)
+	UserContinue    = "continue"   // the guarded Continue: the primary button or Enter
+	UserToggleRow   = "toggle-row" // the tool row's own expand/collapse toggle
+	UserReload      = "reload"     // the page reloads: drafts survive, the rest is lost
+	UserCrash       = "crash"      // the client is gone for good
+	UserClock       = "clock"      // the client's clock jumps by By
+	UserDrift       = "drift"      // the client's clock drift becomes PPM
 	// UserInput delivers Input, the JSON of a client input (docs/PROTOCOL.md "Clients"),
 	// to the client as it is: a frame or a reply as a real host may send it.
 	UserInput = "input"
@@ -485,6 +487,7 @@ type Expectation struct {
 	Draft     string
 	Summary   string
 	Action    *string // "" asserts no action
+	Expanded  *bool   // a row's disclosure is open
 	// Row transcript or node lines, exactly.
 	Lines []string
 	// Node raw text.

@@ -241,7 +241,7 @@ var (
 // User actions: a plain word, or one verb key with its modifiers.
 var (
 	// userCardVerbs take the card (a call id, "#N", or nothing for the card in the composer seat).
-	userCardVerbs = []string{UserFocus, UserBlur, UserSkip, UserNext, UserPrev, UserTakeTime, UserSubmit, UserHide, UserClose, UserReopen, UserDiscard, UserDelegate}
+	userCardVerbs = []string{UserFocus, UserBlur, UserSkip, UserNext, UserPrev, UserTakeTime, UserSubmit, UserHide, UserClose, UserReopen, UserDiscard, UserDelegate, UserContinue, UserToggleRow}
 	// userWords are written as a plain word only.
 	userWords       = []string{UserWindowBlur, UserWindowFocus, UserTeardown, UserReload, UserCrash}
 	userCardObjects = func() []*object {
@@ -278,18 +278,20 @@ var (
 )
 
 var userDocs = map[string]string{
-	UserFocus:    "Focus moves into the card's answer surface.",
-	UserBlur:     "Focus leaves it.",
-	UserSkip:     "Skip the current question.",
-	UserNext:     "Pager: the next question (navigation, not an edit).",
-	UserPrev:     "Pager: the previous question.",
-	UserTakeTime: "Take time: freeze this client's countdown for good.",
-	UserSubmit:   "Submit the batch.",
-	UserHide:     "Hide the panel of a keyed card.",
-	UserClose:    "The close button: hide (keyed card) or cancel with ASK_CANCELLED (unkeyed card).",
-	UserReopen:   "The tool row's action (Answer / View answers).",
-	UserDiscard:  "Discard the queued reply of the card from the inbox.",
-	UserDelegate: "The UI hands the card's forwarded request on: its claim is released, then next().",
+	UserFocus:     "Focus moves into the card's answer surface.",
+	UserBlur:      "Focus leaves it.",
+	UserSkip:      "Skip the current question.",
+	UserNext:      "Pager: the next question (navigation, not an edit).",
+	UserPrev:      "Pager: the previous question.",
+	UserTakeTime:  "Take time: freeze this client's countdown for good.",
+	UserSubmit:    "Submit the batch.",
+	UserHide:      "Hide the panel of a keyed card.",
+	UserClose:     "The close button: hide (keyed card) or cancel with ASK_CANCELLED (unkeyed card).",
+	UserReopen:    "The tool row's action (Answer / View answers).",
+	UserDiscard:   "Discard the queued reply of the card from the inbox.",
+	UserDelegate:  "The UI hands the card's forwarded request on: its claim is released, then next().",
+	UserContinue:  "The guarded Continue (the primary button, or Enter in the text field): refused while the current question is unanswered, next question otherwise, submit on the last.",
+	UserToggleRow: "The tool row's own expand/collapse toggle (its disclosure, not the Answer / View answers pill); name the call.",
 }
 
 var injectObject = &object{Name: "inject", Doc: "An $events/result a client sends for a delivery: next, an answer, or a rejection; or a claim stream it opens.", Keys: []key{
@@ -421,6 +423,7 @@ var expectKinds = []*object{
 		{"action", "text", false, "The action (Answer, View answers), or none."},
 		{"lines", "#texts", false, "The transcript lines, exactly."},
 		{"contains", "text", false, "A transcript line contains this."},
+		{"expanded", "bool", false, "The row's disclosure is open."},
 		{"none", "true", false, "There is no such row."},
 	}},
 	{Name: ExpectNode, Doc: "A client's late-reply conversation node.", Keys: []key{

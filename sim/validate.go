@@ -46,9 +46,8 @@ var knownNet = []string{NetDisconnect, NetReconnect, NetPartition, NetDelay, Net
 
 var knownFaults = []string{FaultCrash, FaultReload, FaultClientCrash, FaultClockJump, FaultClockDrift, FaultCancelTurn, FaultInboxWrite, FaultHostStall}
 
-var knownActs = []string{wire.ActFocus, wire.ActBlur, wire.ActType, wire.ActChoose, wire.ActSkip, wire.ActNext,
-	wire.ActPrev, wire.ActTakeTime, wire.ActSubmit, wire.ActHide, wire.ActClose, wire.ActReopen, wire.ActDiscard,
-	wire.ActWindowBlur, wire.ActWindowFocus, wire.ActDelegate, wire.ActTeardown}
+// knownActs are the user action kinds of the protocol (wire.UserActionKinds).
+var knownActs = wire.UserActionKinds()
 
 func oneOf(v string, known []string) bool {
 	for _, k := range known {
