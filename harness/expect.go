@@ -558,6 +558,21 @@ func (r *Result) checkCard(e *scenarios.Expectation, c wire.ClientState, session
 	if e.Draft != "" {
 		check(card.Draft == e.Draft, "draft")
 	}
+	if e.Questions != nil {
+		if got := questionTexts(card.Questions); strings.Join(got, "\n") != strings.Join(e.Questions, "\n") {
+			r.fail(e, "%s on %s: questions %q, not %q", what, c.Client, got, e.Questions)
+		}
+	}
+}
+
+// questionTexts are the questions as card and node expectations write them
+// (scenarios.QuestionText).
+func questionTexts(qs []wire.Question) []string {
+	out := make([]string, len(qs))
+	for i, q := range qs {
+		out[i] = scenarios.QuestionText(q)
+	}
+	return out
 }
 
 func (r *Result) checkRow(e *scenarios.Expectation, c wire.ClientState, session, what string) {
@@ -630,6 +645,20 @@ func (r *Result) checkNode(e *scenarios.Expectation, c wire.ClientState, session
 	}
 	if e.Raw != nil && (len(n.Lines) != 0 || n.Text != *e.Raw) {
 		r.fail(e, "%s on %s: expected the raw text %q, got %s", what, c.Client, *e.Raw, n.String())
+	}
+	if e.Questions != nil {
+		if got := questionTexts(n.Questions); strings.Join(got, "\n") != strings.Join(e.Questions, "\n") {
+			r.fail(e, "%s on %s: questions %q, not %q", what, c.Client, got, e.Questions)
+		}
+	}
+	if e.Message != "" && n.MessageID != e.Message {
+		r.fail(e, "%s on %s: message %s, not %s", what, c.Client, n.MessageID, e.Message)
+	}
+	if e.Outcome != "" && n.Outcome != e.Outcome {
+		r.fail(e, "%s on %s: outcome %q, not %q", what, c.Client, n.Outcome, e.Outcome)
+	}
+	if e.Time != nil && n.Time != e.Time.Ms() {
+		r.fail(e, "%s on %s: time %s, not %s", what, c.Client, msText(n.Time), e.Time)
 	}
 }
 

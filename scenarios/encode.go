@@ -597,6 +597,19 @@ func expectNode(e *Expectation) *yaml.Node {
 		}
 		m.add("action", str(a))
 	}
+	if e.Questions != nil {
+		items := make([]*yaml.Node, len(e.Questions))
+		for i, l := range e.Questions {
+			items[i] = str(l)
+		}
+		m.add("questions", seq(false, items...))
+	}
+	if e.Message != "" {
+		m.add("message", str(e.Message))
+	}
+	if e.Outcome != "" {
+		m.add("outcome", str(e.Outcome))
+	}
 	if e.Expanded != nil {
 		m.add("expanded", boolNode(*e.Expanded))
 	}

@@ -617,6 +617,12 @@ func (g *gen) expectation(limit Duration) (Expectation, bool) {
 			e.CardKind = rapid.SampledFrom(cardKinds).Draw(g.t, "card-kind")
 			e.Draft = "{q=-}"
 		}
+		if maybe("questions?") {
+			e.Questions = []string{}
+			for n := rapid.IntRange(0, 2).Draw(g.t, "questions"); n > 0; n-- {
+				e.Questions = append(e.Questions, g.line("question"))
+			}
+		}
 	case ExpectRow:
 		e.Subject = rapid.SampledFrom(g.calls).Draw(g.t, "call")
 		client()
@@ -660,6 +666,12 @@ func (g *gen) expectation(limit Duration) (Expectation, bool) {
 			e.Raw = &r
 		} else if maybe("lines?") {
 			e.Lines = []string{g.line("line")}
+		}
+		if maybe("reply fields?") {
+			e.Questions = []string{g.line("question")}
+			e.Message = g.line("message")
+			e.Outcome = "answered"
+			e.Time = dptr("time")
 		}
 		if maybe("count?") {
 			e.Count = ptr(rapid.IntRange(0, 2).Draw(g.t, "count"))

@@ -488,6 +488,11 @@ type Expectation struct {
 	Summary   string
 	Action    *string // "" asserts no action
 	Expanded  *bool   // a row's disclosure is open
+	// Questions are a card's or a node's questions, exactly, each as QuestionText.
+	Questions []string
+	// Node: the reply's message id and its source's outcome (its time is Time).
+	Message string
+	Outcome string
 	// Row transcript or node lines, exactly.
 	Lines []string
 	// Node raw text.

@@ -315,6 +315,7 @@ func (c *card) snapshot(now int64, seat, focus bool) wire.CardState {
 		Hint:      c.hint,
 		Index:     c.index,
 		Draft:     c.draftText(),
+		Questions: c.questions,
 	}
 }
 

@@ -70,25 +70,27 @@ var clientStateSample = ClientState{Client: "a", Gen: 2, Connected: true,
 	Cards: []CardState{
 		{Key: "question:s1:c1", Session: "s1", CallID: "c1", Kind: "question", State: "open", WaitState: WaitStateCounting,
 			Countdown: &Countdown{RemainingMs: 3010, Running: true}, Channel: ChannelWaterfall, Shown: true, Seat: true, Focus: true,
-			Busy: true, Hint: "The answer did not arrive; submit it again.", Index: 1, Draft: "{pkg=[bun] env=-}"},
+			Busy: true, Hint: "The answer did not arrive; submit it again.", Index: 1, Draft: "{pkg=[bun] env=-}", Questions: sampleQuestions},
 		{Key: "question:k:1", Session: "s1", Kind: "question", State: "continued", WaitState: WaitStateContinued, Channel: ChannelNone, Closed: true},
 	},
 	Drafts: []DraftState{{Session: "s1", Key: "question:s1:c1", JSON: `{"index":1}`}},
 	Rows: []RowState{{Session: "s1", CallID: "c1", Summary: "1/2 answered", State: "ok", Action: "View answers", Transcript: []string{"Q: A", "R: Not answered"}, Expanded: true},
 		{Session: "s1", CallID: "c2", Summary: "waiting", State: "running"}},
-	Nodes: []NodeState{{Session: "s1", Seq: 9, CallID: "c1", Lines: []string{"Q: A"}}, {Session: "s1", Seq: 12, CallID: "c2", Text: "not json"}},
+	Nodes: []NodeState{{Session: "s1", Seq: 9, CallID: "c1", Lines: []string{"Q: A"}, MessageID: "m3", Time: 5010, Outcome: "answered", Questions: sampleQuestions[:1]},
+		{Session: "s1", Seq: 12, CallID: "c2", Text: "not json"}},
 	Conversation: []ConvEntry{{Session: "s1", Kind: ConvTurn, Seq: 1, Turn: 1, Ref: "1", Folded: true, Visible: true},
 		{Session: "s1", Kind: ConvReply, Seq: 9, Turn: 1, Depth: 2, Ref: "c1"}},
 }
 
 const clientStateSampleJSON = `{"client":"a","gen":2,"connected":true,"cards":[` +
 	`{"key":"question:s1:c1","session":"s1","callId":"c1","kind":"question","state":"open","waitState":"counting","countdown":{"remainingMs":3010,"running":true},` +
-	`"channel":"waterfall","shown":true,"seat":true,"focus":true,"busy":true,"hint":"The answer did not arrive; submit it again.","index":1,"draft":"{pkg=[bun] env=-}"},` +
-	`{"key":"question:k:1","session":"s1","kind":"question","state":"continued","waitState":"continued","channel":"none","closed":true,"index":0}],` +
+	`"channel":"waterfall","shown":true,"seat":true,"focus":true,"busy":true,"hint":"The answer did not arrive; submit it again.","index":1,"draft":"{pkg=[bun] env=-}","questions":` + sampleQuestionsJSON + `},` +
+	`{"key":"question:k:1","session":"s1","kind":"question","state":"continued","waitState":"continued","channel":"none","closed":true,"index":0,"questions":[]}],` +
 	`"drafts":[{"session":"s1","key":"question:s1:c1","json":"{\"index\":1}"}],` +
 	`"rows":[{"session":"s1","callId":"c1","summary":"1/2 answered","state":"ok","action":"View answers","transcript":["Q: A","R: Not answered"],"expanded":true},` +
 	`{"session":"s1","callId":"c2","summary":"waiting","state":"running","transcript":[]}],` +
-	`"nodes":[{"session":"s1","seq":9,"callId":"c1","lines":["Q: A"]},{"session":"s1","seq":12,"callId":"c2","text":"not json","lines":[]}],` +
+	`"nodes":[{"session":"s1","seq":9,"callId":"c1","lines":["Q: A"],"messageId":"m3","time":5010,"outcome":"answered","questions":[` + sampleQuestionJSON + `]},` +
+	`{"session":"s1","seq":12,"callId":"c2","text":"not json","lines":[],"time":0,"questions":[]}],` +
 	`"conversation":[{"session":"s1","kind":"turn","seq":1,"turn":1,"depth":0,"ref":"1","folded":true,"visible":true},` +
 	`{"session":"s1","kind":"reply","seq":9,"turn":1,"depth":2,"ref":"c1"}]}`
 
@@ -246,3 +248,10 @@ func TestConformClientDecodersAreStrict(t *testing.T) {
 		t.Error("an unknown user action kind was encoded")
 	}
 }
+
+// The questions of sampleView in their JSON form (the codec writes a card's and a node's
+// questions as the view does).
+const (
+	sampleQuestionJSON  = `{"id":"pkg","question":"Which package manager?","detail":"for the repo","header":"Setup","options":[{"label":"npm","description":"the default"},{"label":"bun"}],"multiSelect":false}`
+	sampleQuestionsJSON = `[` + sampleQuestionJSON + `,{"id":"plan","question":"Approve the plan?","intent":{"kind":"plan-review","approve":"Yes","callId":"c0"}}]`
+)

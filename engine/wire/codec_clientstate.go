@@ -8,10 +8,10 @@ import "strconv"
 //
 //	{"client":S,"gen":N,"connected"?:true,"cards":[<card>…],"drafts":[<draft>…],"rows":[<row>…],"nodes":[<node>…],"conversation":[<conv>…]}
 //	card:  {"key":S,"session":S,"callId"?:S,"kind":S,"state":S,"waitState":S,"countdown"?:{"remainingMs":N,"running"?:true},
-//	        "channel":S,"shown"?:true,"seat"?:true,"focus"?:true,"closed"?:true,"busy"?:true,"hint"?:S,"index":N,"draft"?:S}
+//	        "channel":S,"shown"?:true,"seat"?:true,"focus"?:true,"closed"?:true,"busy"?:true,"hint"?:S,"index":N,"draft"?:S,"questions":[<question>…]}
 //	draft: {"session":S,"key":S,"json":S}
 //	row:   {"session":S,"callId":S,"summary":S,"state":S,"action"?:S,"transcript":[S…],"expanded"?:true}
-//	node:  {"session":S,"seq":N,"callId":S,"text"?:S,"lines":[S…]}
+//	node:  {"session":S,"seq":N,"callId":S,"text"?:S,"lines":[S…],"messageId"?:S,"time":N,"outcome"?:S,"questions":[<question>…]}
 //	conv:  {"session":S,"kind":S,"seq":N,"turn":N,"depth":N,"ref"?:S,"folded"?:true,"visible"?:true}
 //
 //	config: {"name":S,"tickMs"?:N,"seed"?:S,"drafts"?:[<draft>…]}
@@ -59,6 +59,8 @@ func AppendClientStateJSON(b []byte, s ClientState) []byte {
 		b = append(b, `,"index":`...)
 		b = strconv.AppendInt(b, int64(c.Index), 10)
 		b = appendOptStr(b, "draft", c.Draft)
+		b = append(b, `,"questions":`...)
+		b = AppendQuestionsJSON(b, c.Questions)
 		b = append(b, '}')
 	}
 	b = append(b, `],"drafts":`...)
@@ -96,6 +98,12 @@ func AppendClientStateJSON(b []byte, s ClientState) []byte {
 		b = appendOptStr(b, "text", n.Text)
 		b = append(b, `,"lines":`...)
 		b = appendStrings(b, n.Lines)
+		b = appendOptStr(b, "messageId", n.MessageID)
+		b = append(b, `,"time":`...)
+		b = strconv.AppendInt(b, n.Time, 10)
+		b = appendOptStr(b, "outcome", n.Outcome)
+		b = append(b, `,"questions":`...)
+		b = AppendQuestionsJSON(b, n.Questions)
 		b = append(b, '}')
 	}
 	b = append(b, `],"conversation":[`...)
@@ -185,6 +193,7 @@ func DecodeClientState(data []byte) (ClientState, error) {
 			c.Hint, _ = it.optStr("hint")
 			c.Index = it.int("index")
 			c.Draft, _ = it.optStr("draft")
+			c.Questions = decodeQuestions(it, "questions")
 		})
 	}
 	s.Drafts = decodeDrafts(o, "drafts")
@@ -205,6 +214,10 @@ func DecodeClientState(data []byte) (ClientState, error) {
 			n.Session, n.Seq, n.CallID = it.str("session"), it.int("seq"), it.str("callId")
 			n.Text, _ = it.optStr("text")
 			n.Lines = it.strings("lines")
+			n.MessageID, _ = it.optStr("messageId")
+			n.Time = it.int64("time")
+			n.Outcome, _ = it.optStr("outcome")
+			n.Questions = decodeQuestions(it, "questions")
 		})
 	}
 	if list := o.list("conversation"); len(list) > 0 {
