@@ -220,10 +220,7 @@ func computeRow(rd *reader, s *sessionView, src rowSource, blk *entryBlock, unkn
 			}
 		}
 	default:
-		r.summary = src.call.Arguments
-		if r.summary == "" {
-			r.summary = r.callID
-		}
+		r.summary = genericSummary(src)
 		switch {
 		case code == "interrupted":
 			r.state = "stopped"
@@ -264,9 +261,18 @@ func (r *rowInfo) answered(src rowSource, as []wire.AnswerItem, fromSettled bool
 		r.summary = countText(answeredCount(as), len(as))
 		r.transcript = rawLines(src)
 	default:
-		r.summary = src.call.Arguments
+		r.summary = genericSummary(src)
 		r.transcript = rawLines(src)
 	}
+}
+
+// genericSummary is the generic row's summary: the raw arguments, or the call id when the
+// call's head was lost (spec §7.3 row 6).
+func genericSummary(src rowSource) string {
+	if src.call.Arguments == "" {
+		return src.call.CallID
+	}
+	return src.call.Arguments
 }
 
 // queuedOverride: while a late reply for this call waits in the inbox, the row shows its

@@ -83,6 +83,15 @@ func TestRows(t *testing.T) {
 			}
 		}
 	})
+	t.Run("ROW-1 a truncated call whose head was lost shows its call id in the generic row", func(t *testing.T) {
+		for _, res := range []session.Data{toolResultEv("c1", "ok"), errResult("c1", "Error", "interrupted", "Error: interrupted"),
+			session.ToolResult{Turn: 1, Step: 1, CallID: "c1", NoText: true}} {
+			_, r := rowOf(t, wire.QuestionsView{}, noInbox, toolCallEv("c1", ""), res)
+			if r.Summary != "c1" || r.Action != "" || len(r.Transcript) == 0 || r.Transcript[0] != "IN: " {
+				t.Errorf("%v: %s", res, r)
+			}
+		}
+	})
 	t.Run("ROW-1 View answers on a queued reply expands the read-only transcript", func(t *testing.T) {
 		x, r := rowOf(t, view(qs(qPkg), "c1:continued"), wire.InboxView{NextStep: []session.Message{replyMsg("m1", "c1", replyBun)}},
 			call, toolResultEv("c1", pendingText))
