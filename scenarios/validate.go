@@ -238,9 +238,38 @@ func CallIDs(s *Scenario) map[string]bool {
 					}
 				}
 			}
+			if id := inputWaitCall(st.User.Input); id != "" {
+				out[id] = true
+			}
 		}
 	}
 	return out
+}
+
+// inputWaitCall is the call id of the wait a waterfall an input step delivers names, if
+// any: its card is named by that call id.
+func inputWaitCall(raw string) string {
+	in, err := wire.DecodeClientInput([]byte(raw))
+	if err != nil {
+		return ""
+	}
+	fh, ok := in.(wire.FromHost)
+	if !ok {
+		return ""
+	}
+	w, ok := fh.Frame.(wire.Waterfall)
+	if !ok {
+		return ""
+	}
+	var req struct {
+		Wait struct {
+			CallID string `json:"callId"`
+		} `json:"wait"`
+	}
+	if json.Unmarshal(w.Request, &req) != nil {
+		return ""
+	}
+	return req.Wait.CallID
 }
 
 // inputUpdate is the Session update an input step delivers, if it delivers one: its
