@@ -22,7 +22,14 @@
 //     host without it (NotChecked). The report says so per requirement id.
 //   - Serve is `conform refhost`: the reference host served over the protocol, the
 //     example adapter.
+//   - Clients (docs/PROTOCOL.md "Clients"): the same Process and Pool run an answer UI
+//     speaking the client vocabulary. Pool.ClientFactory is a harness.ClientFactory;
+//     RunClientScenario runs a scenario with the reference host and the process as every
+//     client and compares through ComparableClient (the ids a client mints renamed, what
+//     a UI words its own way compared as present or absent); a lost client is a broken
+//     run, never a pass. ServeClient is `conform refclient`, the example client adapter.
 //
-// Imports: the standard library, engine/host (Serve only), engine/wire, engine/session,
-// harness, explore, oracle, scenarios, sim, golden and trace.
+// Imports: the standard library, engine/host (Serve only), engine/client and
+// engine/mutant (ServeClient only), engine/wire, engine/session, harness, explore, oracle,
+// scenarios, sim, golden and trace.
 package conform
