@@ -434,7 +434,7 @@ func (g *gen) step(at Duration) Step {
 			u.Input = rapid.SampledFrom([]string{`{"kind":"tick"}`, `{"kind":"link-down"}`,
 				`{"kind":"from-host","frame":{"kind":"stream-item","streamId":"a-s1","value":{"remainingMs":5}}}`,
 				`{"kind":"from-http","rpcId":"a-r1","envelope":{"ok":false,"error":{"code":"X","message":"it's: odd"}}}`}).Draw(g.t, "input")
-		case UserWindowBlur, UserWindowFocus, UserTeardown, UserReload, UserCrash:
+		case UserWindowBlur, UserWindowFocus, UserTeardown, UserReload, UserCrash, UserUnbind, UserBind:
 		default:
 			u.Card = card()
 			if u.Kind == UserSkip && rapid.Bool().Draw(g.t, "q?") {

@@ -381,6 +381,8 @@ const (
 	UserTeardown    = "teardown"   // the questions UI plugin is torn down (CARD-12)
 	UserContinue    = "continue"   // the guarded Continue: the primary button or Enter
 	UserToggleRow   = "toggle-row" // the tool row's own expand/collapse toggle
+	UserUnbind      = "unbind"     // the step's Session leaves the client's view (not followed)
+	UserBind        = "bind"       // the step's Session is bound again (reconciled at once)
 	UserReload      = "reload"     // the page reloads: drafts survive, the rest is lost
 	UserCrash       = "crash"      // the client is gone for good
 	UserClock       = "clock"      // the client's clock jumps by By

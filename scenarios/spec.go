@@ -243,7 +243,7 @@ var (
 	// userCardVerbs take the card (a call id, "#N", or nothing for the card in the composer seat).
 	userCardVerbs = []string{UserFocus, UserBlur, UserSkip, UserNext, UserPrev, UserTakeTime, UserSubmit, UserHide, UserClose, UserReopen, UserDiscard, UserDelegate, UserContinue, UserToggleRow}
 	// userWords are written as a plain word only.
-	userWords       = []string{UserWindowBlur, UserWindowFocus, UserTeardown, UserReload, UserCrash}
+	userWords       = []string{UserWindowBlur, UserWindowFocus, UserTeardown, UserReload, UserCrash, UserUnbind, UserBind}
 	userCardObjects = func() []*object {
 		var out []*object
 		for _, v := range userCardVerbs {

@@ -617,7 +617,7 @@ func (v *validator) user(p Pos, u *UserAction) {
 		if u.Card != "" {
 			v.fail(p, "", "input is not about a card")
 		}
-	case UserWindowBlur, UserWindowFocus, UserTeardown, UserReload, UserCrash:
+	case UserWindowBlur, UserWindowFocus, UserTeardown, UserReload, UserCrash, UserUnbind, UserBind:
 		if u.Card != "" || u.Question != "" {
 			v.fail(p, "write it as a plain word", "%s is not about a card", u.Kind)
 		}

@@ -15,7 +15,7 @@ import (
 var actionKinds = []string{
 	wire.ActFocus, wire.ActBlur, wire.ActType, wire.ActChoose, wire.ActSkip, wire.ActNext, wire.ActPrev,
 	wire.ActTakeTime, wire.ActSubmit, wire.ActHide, wire.ActClose, wire.ActReopen, wire.ActDiscard,
-	wire.ActWindowBlur, wire.ActWindowFocus, wire.ActDelegate, wire.ActTeardown, wire.ActContinue, wire.ActToggleRow,
+	wire.ActWindowBlur, wire.ActWindowFocus, wire.ActDelegate, wire.ActTeardown, wire.ActContinue, wire.ActToggleRow, wire.ActUnbind, wire.ActBind,
 }
 
 // plan checks a user action against the client's state without changing anything and
@@ -52,6 +52,8 @@ func (c *Client) plan(a wire.UserAction) (func(), error) {
 		return c.teardown, nil
 	case wire.ActReopen:
 		return c.planReopen(a)
+	case wire.ActUnbind, wire.ActBind:
+		return c.planBinding(a)
 	case wire.ActToggleRow:
 		s, r, err := c.findRow(a)
 		if err != nil {

@@ -105,6 +105,7 @@ type sessionView struct {
 	questions  wire.QuestionsView
 	inbox      wire.InboxView
 	reconciled bool // a projection arrived in this page load
+	unbound    bool // the Session lost its binding: its projection is not followed (wire.ActUnbind)
 	// prunePending: the seat card mounted before the Session's first projection of this
 	// page load (a replayed request after a reload), so its prune waits for that
 	// projection (DRAFT-3).

@@ -59,3 +59,33 @@ func TestContinueAndRowToggle(t *testing.T) {
 		}
 	})
 }
+
+func TestSessionBinding(t *testing.T) {
+	t.Run("CARD-8 an unbound Session's projection neither creates nor sweeps cards; binding it reconciles at once", func(t *testing.T) {
+		x := newH(t)
+		x.at(0, ready(1))
+		x.at(0, update("s1", view(qs(qPkg), "c1:continued"), noInbox))
+		if !x.hasCard("c1") {
+			t.Fatal("a continued row creates its card")
+		}
+		x.user(10, wire.ActUnbind) // the only Session
+		x.at(20, update("s1", wire.QuestionsView{}, noInbox))
+		if !x.hasCard("c1") {
+			t.Fatal("an unbound Session's update swept a card")
+		}
+		x.at(30, update("s1", view(qs(qPkg), "c2:continued"), noInbox))
+		if x.hasCard("c2") {
+			t.Fatal("an unbound Session's update created a card")
+		}
+		if err := x.userErr(40, wire.ActUnbind); err == nil || !strings.Contains(err.Error(), "not bound") {
+			t.Fatal(err)
+		}
+		x.user(50, wire.ActBind, "session=s1")
+		if x.hasCard("c1") || !x.hasCard("c2") {
+			t.Fatal("binding reconciles the latest views", x.c.State().Cards)
+		}
+		if err := x.userErr(60, wire.ActBind, "session=s7"); err == nil || !strings.Contains(err.Error(), "no session s7") {
+			t.Fatal(err)
+		}
+	})
+}

@@ -74,6 +74,11 @@ const (
 	// ActToggleRow is the tool row's own expand/collapse toggle for Card's call (the row
 	// disclosure, not its Answer / View answers pill).
 	ActToggleRow = "toggle-row"
+	// ActUnbind and ActBind take Session out of the client's view and back (spec §6.5:
+	// Sessions that lose their binding stop being followed). An unbound Session's
+	// projection no longer creates or sweeps cards; binding it reconciles it at once.
+	ActUnbind = "unbind"
+	ActBind   = "bind"
 )
 
 // UserAction is one action of a client's user. Session may be left empty when the client

@@ -36,7 +36,7 @@ var (
 // declaration.
 func UserActionKinds() []string {
 	return []string{ActFocus, ActBlur, ActType, ActChoose, ActSkip, ActNext, ActPrev, ActTakeTime, ActSubmit,
-		ActHide, ActClose, ActReopen, ActDiscard, ActWindowBlur, ActWindowFocus, ActDelegate, ActTeardown, ActContinue, ActToggleRow}
+		ActHide, ActClose, ActReopen, ActDiscard, ActWindowBlur, ActWindowFocus, ActDelegate, ActTeardown, ActContinue, ActToggleRow, ActUnbind, ActBind}
 }
 
 func knownUserAction(k string) bool {
