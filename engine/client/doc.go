@@ -144,6 +144,17 @@
 //     is a JSON object whose "answers" is a non-empty array whose items are not all valid,
 //     the summary is "N/M answered" over its M items, N of them objects with a non-empty
 //     "selected" array or a non-empty string "custom"; the transcript stays the raw IN/OUT.
+//   - The guarded Continue (wire.ActContinue: the primary button, or Enter in the text
+//     field) is refused with the spec's "Please select an option or enter a custom
+//     answer." while the current question is unanswered (the peer disables the button and
+//     shows the message; a refused input leaves the state unchanged), moves to the next
+//     question otherwise and submits on the last (refused with no channel there).
+//   - The tool row's own toggle (wire.ActToggleRow) opens and closes its disclosure only;
+//     the pill (wire.ActReopen) is the row's action.
+//   - Unbinding a Session (wire.ActUnbind) keeps everything it shows but stops following
+//     its projection: no card is created or swept from it until wire.ActBind, which
+//     reconciles the latest views at once. Deliveries still create cards (the listener is
+//     the page's, not the Session's). A reload binds every Session again.
 //   - Rows exist for top-level ask_user_question calls only; a PTC sub-call's continued
 //     question gets its card from the projection but has no row of its own.
 //   - An RPC whose reply never comes leaves its card busy until a reload (the peer's fetch
