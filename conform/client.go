@@ -87,7 +87,8 @@ type ProcessClient struct {
 func (c *ProcessClient) Process() *Process { return c.p }
 
 // Apply implements wire.ClientPort.
-func (c *ProcessClient) Apply(now int64, in wire.ClientInput) ([]wire.ClientEffect, error) {
+func (c *ProcessClient) Apply(at wire.Time, in wire.ClientInput) ([]wire.ClientEffect, error) {
+	now := int64(at)
 	n := c.p.next()
 	line, err := clientApplyLine(c.p.buf[:0], n, now, in)
 	if err != nil {
@@ -127,16 +128,16 @@ func (c *ProcessClient) Apply(now int64, in wire.ClientInput) ([]wire.ClientEffe
 }
 
 // NextDeadline implements wire.ClientPort: the deadline the last reply declared.
-func (c *ProcessClient) NextDeadline() (int64, bool) { return c.deadline, c.armed }
+func (c *ProcessClient) NextDeadline() (wire.Time, bool) { return wire.Time(c.deadline), c.armed }
 
 // State implements wire.ClientPort: the state at the client time of the last input.
-func (c *ProcessClient) State() wire.ClientState { return c.StateAt(c.now) }
+func (c *ProcessClient) State() wire.ClientState { return c.StateAt(wire.Time(c.now)) }
 
 // StateAt implements wire.ClientPort. A client that fails to answer is lost (Lost says
 // why) and the state is empty.
-func (c *ProcessClient) StateAt(at int64) wire.ClientState {
+func (c *ProcessClient) StateAt(at wire.Time) wire.ClientState {
 	n := c.p.next()
-	m, err := c.p.request(clientStateLine(n, at), n, "state", TypeState)
+	m, err := c.p.request(clientStateLine(n, int64(at)), n, "state", TypeState)
 	if err != nil {
 		return wire.ClientState{}
 	}

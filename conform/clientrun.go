@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/twosettle/twosettle/engine/wire"
-	"github.com/twosettle/twosettle/explore"
 	"github.com/twosettle/twosettle/harness"
 	"github.com/twosettle/twosettle/oracle"
 	"github.com/twosettle/twosettle/scenarios"
@@ -36,7 +35,7 @@ func RunClientScenario(s *scenarios.Scenario, path string, opts Options) Run {
 	}
 	var verdict oracle.Verdict
 	judge := func(tr *trace.Trace, s *scenarios.Scenario) harness.Verdict {
-		verdict = oracle.Check(tr, explore.OracleOptions(s))
+		verdict = oracle.Check(tr, harness.OracleOptions(s))
 		return harness.Verdict{Text: verdict.String(), Status: verdict.Status.String()}
 	}
 	start := time.Now()

@@ -88,7 +88,7 @@ func ServeClient(in io.Reader, out io.Writer, mut string, version string) error 
 				b = errorLine(b, req.N, "bad start client config: "+err.Error())
 				break
 			}
-			c = client.New(client.Config{Name: cfg.Name, TickMs: cfg.TickMs, Seed: cfg.Seed, Drafts: cfg.Drafts, Mutant: mut})
+			c = client.New(client.Config{Name: cfg.Name, TickMs: cfg.TickMs.Ms(), Seed: cfg.Seed, Drafts: cfg.Drafts, Mutant: mut})
 			b = append(b, `{"type":"started","n":`...)
 			b = strconv.AppendInt(b, req.N, 10)
 			b = append(b, "}\n"...)
@@ -105,7 +105,7 @@ func ServeClient(in io.Reader, out io.Writer, mut string, version string) error 
 				b = errorLine(b, req.N, "bad input: "+err.Error())
 				break
 			}
-			effs, aerr := c.Apply(req.Now, in)
+			effs, aerr := c.Apply(wire.Time(req.Now), in)
 			b = append(b, `{"type":"applied","n":`...)
 			b = strconv.AppendInt(b, req.N, 10)
 			b = append(b, `,"effects":[`...)
@@ -124,7 +124,7 @@ func ServeClient(in io.Reader, out io.Writer, mut string, version string) error 
 			}
 			if at, ok := c.NextDeadline(); ok {
 				b = append(b, `,"deadline":`...)
-				b = strconv.AppendInt(b, at, 10)
+				b = strconv.AppendInt(b, int64(at), 10)
 			}
 			b = append(b, "}\n"...)
 		case TypeState:
@@ -136,7 +136,7 @@ func ServeClient(in io.Reader, out io.Writer, mut string, version string) error 
 			b = append(b, `{"type":"state","n":`...)
 			b = strconv.AppendInt(b, req.N, 10)
 			b = append(b, `,"state":`...)
-			b = wire.AppendClientStateJSON(b, c.StateAt(req.At))
+			b = wire.AppendClientStateJSON(b, c.StateAt(wire.Time(req.At)))
 			b = append(b, "}\n"...)
 		default:
 			b = errorLine(b, req.N, "unknown request type "+strconv.Quote(req.Type))

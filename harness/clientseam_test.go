@@ -17,7 +17,7 @@ type lossyClient struct {
 	n, applies, closes int
 }
 
-func (c *lossyClient) Apply(now int64, in wire.ClientInput) ([]wire.ClientEffect, error) {
+func (c *lossyClient) Apply(now wire.Time, in wire.ClientInput) ([]wire.ClientEffect, error) {
 	c.applies++
 	if c.n > 0 && c.applies >= c.n {
 		return nil, &wire.PortLost{Err: errors.New("the client exited")}

@@ -38,7 +38,7 @@ type ClientFactory func(cfg wire.ClientConfig) (wire.ClientPort, error)
 // switched on ("" none).
 func ReferenceClient(mutant string) ClientFactory {
 	return func(cfg wire.ClientConfig) (wire.ClientPort, error) {
-		return client.New(client.Config{Name: cfg.Name, TickMs: cfg.TickMs, Seed: cfg.Seed, Drafts: cfg.Drafts, Mutant: mutant}), nil
+		return client.New(client.Config{Name: cfg.Name, TickMs: cfg.TickMs.Ms(), Seed: cfg.Seed, Drafts: cfg.Drafts, Mutant: mutant}), nil
 	}
 }
 
@@ -92,7 +92,7 @@ func ExecuteWith(plan *Plan, hosts HostFactory, clients ClientFactory, runner *s
 			ports[c.Name] = &holdingClient{name: c.Name} // a harness fixture, not a UI: never the factory's
 			continue
 		}
-		p, err := clients(wire.ClientConfig{Name: c.Name, TickMs: c.TickMs, Seed: c.Seed, Drafts: c.Drafts})
+		p, err := clients(wire.ClientConfig{Name: c.Name, TickMs: wire.Duration(c.TickMs), Seed: c.Seed, Drafts: c.Drafts})
 		if cl, ok := p.(io.Closer); ok {
 			defer cl.Close()
 		}

@@ -12,7 +12,7 @@ type ClientConfig struct {
 	// mints its stream and RPC ids from it.
 	Name string
 	// TickMs is the countdown's tick granularity; 0 means the peer's 1 000 ms.
-	TickMs int64
+	TickMs Duration
 	// Seed drives the client's own randomness (the per-page-load key of unkeyed cards).
 	Seed uint64
 	// Drafts is the draft store's content at the first page load (what localStorage
@@ -22,6 +22,6 @@ type ClientConfig struct {
 
 // String is the canonical text: "client a tick=1000ms seed=7 drafts=0".
 func (c ClientConfig) String() string {
-	return "client " + c.Name + " tick=" + strconv.FormatInt(c.TickMs, 10) + "ms seed=" +
+	return "client " + c.Name + " tick=" + c.TickMs.String() + "ms seed=" +
 		strconv.FormatUint(c.Seed, 10) + " drafts=" + strconv.Itoa(len(c.Drafts))
 }

@@ -242,7 +242,7 @@ func AppendClientConfigJSON(b []byte, c ClientConfig) []byte {
 	b = AppendJSONString(b, c.Name)
 	if c.TickMs != 0 {
 		b = append(b, `,"tickMs":`...)
-		b = strconv.AppendInt(b, c.TickMs, 10)
+		b = strconv.AppendInt(b, c.TickMs.Ms(), 10)
 	}
 	if c.Seed != 0 {
 		b = append(b, `,"seed":"`...)
@@ -264,7 +264,8 @@ func DecodeClientConfig(data []byte) (ClientConfig, error) {
 	}
 	o.what = "client config"
 	c := ClientConfig{Name: o.str("name")}
-	c.TickMs, _ = o.optInt64("tickMs")
+	tick, _ := o.optInt64("tickMs")
+	c.TickMs = Duration(tick)
 	if s, ok := o.optStr("seed"); ok && o.err == nil {
 		v, err := strconv.ParseUint(s, 10, 64)
 		if err != nil || strconv.FormatUint(v, 10) != s {
