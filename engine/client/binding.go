@@ -7,7 +7,7 @@ import (
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
-// planBinding plans unbind and bind (spec §6.5: reconciliation runs for each bound
+// planBinding plans unbind and bind (docs/PEER.md §6.5: reconciliation runs for each bound
 // Session; Sessions that lose their binding stop being followed). Unbinding keeps what
 // the Session shows (log, views, cards, rows) but its projection no longer creates or
 // sweeps cards; binding it again reconciles the latest views at once. A reload binds

@@ -7,7 +7,7 @@ import (
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
-// The guarded Continue (spec §6.6 "Continue / primary button", Enter in a text field)
+// The guarded Continue (docs/PEER.md §6.6 "Continue / primary button", Enter in a text field)
 // and the tool row's own disclosure toggle.
 func TestContinueAndRowToggle(t *testing.T) {
 	t.Run("CARD-4 continue refuses an unanswered question with the UI's message, advances, then submits", func(t *testing.T) {

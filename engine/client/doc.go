@@ -139,7 +139,7 @@
 //     disposer drops it at once).
 //   - A queued reply's "View answers" toggles the row's disclosure; an Answer pill with no
 //     card to reveal toggles it too.
-//   - The row's best-effort answered count (spec §7.3 row 5, between the exact count and
+//   - The row's best-effort answered count (docs/PEER.md §7.3 row 5, between the exact count and
 //     the generic summary; the spec does not define it): when a successful result's text
 //     is a JSON object whose "answers" is a non-empty array whose items are not all valid,
 //     the summary is "N/M answered" over its M items, N of them objects with a non-empty

@@ -304,7 +304,7 @@ func answerList(v jv) ([]wire.AnswerItem, bool) {
 }
 
 // rawAnsweredCount is the row's best-effort count when a result's answers are not all
-// valid items (spec §7.3, between the exact count and the generic summary): the text is
+// valid items (docs/PEER.md §7.3, between the exact count and the generic summary): the text is
 // a JSON object whose "answers" is a non-empty array; of its M entries, N are objects
 // with a non-empty "selected" array or a non-empty string "custom" (the answered count's
 // rule, read leniently: a malformed entry is one more unanswered item).

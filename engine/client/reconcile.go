@@ -95,7 +95,7 @@ func validRow(r wire.PendingRow) bool {
 // (CARD-8, CARD-2).
 func (c *Client) reconcile(s *sessionView) {
 	if c.page.torn || s.unbound {
-		return // an unbound Session is not followed (spec §6.5)
+		return // an unbound Session is not followed (docs/PEER.md §6.5)
 	}
 	var buf [8]string
 	rows := buf[:0]

@@ -29,7 +29,7 @@ const (
 	verdictClosed      = "This question is closed; its outcome is in the conversation below."
 	// summaryContinued is the summary of a row whose question is continued and still
 	// answerable: a pending result or TOOL_OUTCOME_UNKNOWN (the decision: a tool/result
-	// "makes it continued for pending or TOOL_OUTCOME_UNKNOWN"; spec §7.3 rows 4 and 5).
+	// "makes it continued for pending or TOOL_OUTCOME_UNKNOWN"; docs/PEER.md §7.3 rows 4 and 5).
 	summaryContinued = "continued; answer still available"
 	labelAnswer      = "Answer"
 	labelViewAnswers = "View answers"
@@ -215,7 +215,7 @@ func computeRow(rd *reader, s *sessionView, src rowSource, blk *entryBlock, unkn
 			r.answered(src, as, false)
 			if as == nil {
 				if n, m, ok := rd.rawAnsweredCount(res.Text); ok {
-					r.summary = countText(n, m) // the best-effort count (spec §7.3 row 5)
+					r.summary = countText(n, m) // the best-effort count (docs/PEER.md §7.3 row 5)
 				}
 			}
 		}
@@ -267,7 +267,7 @@ func (r *rowInfo) answered(src rowSource, as []wire.AnswerItem, fromSettled bool
 }
 
 // genericSummary is the generic row's summary: the raw arguments, or the call id when the
-// call's head was lost (spec §7.3 row 6).
+// call's head was lost (docs/PEER.md §7.3 row 6).
 func genericSummary(src rowSource) string {
 	if src.call.Arguments == "" {
 		return src.call.CallID

@@ -68,13 +68,13 @@ const (
 	ActDelegate    = "delegate"     // the UI hands Card's forwarded request on: claim released, then next (CLAIM-4)
 	ActTeardown    = "teardown"     // the questions UI plugin is torn down: every waterfall delegated, every card removed (CARD-12)
 	// ActContinue is the guarded Continue: the primary button, or Enter in the text field.
-	// It refuses while the current question is unanswered (the UI's message, spec §6.6),
+	// It refuses while the current question is unanswered (the UI's message, docs/PEER.md §6.6),
 	// advances when it is not the last question, and submits on the last.
 	ActContinue = "continue"
 	// ActToggleRow is the tool row's own expand/collapse toggle for Card's call (the row
 	// disclosure, not its Answer / View answers pill).
 	ActToggleRow = "toggle-row"
-	// ActUnbind and ActBind take Session out of the client's view and back (spec §6.5:
+	// ActUnbind and ActBind take Session out of the client's view and back (docs/PEER.md §6.5:
 	// Sessions that lose their binding stop being followed). An unbound Session's
 	// projection no longer creates or sweeps cards; binding it reconciles it at once.
 	ActUnbind = "unbind"
