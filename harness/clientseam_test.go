@@ -15,6 +15,14 @@ import (
 type lossyClient struct {
 	wire.ClientPort
 	n, applies, closes int
+	late               bool // lost only as wire.LostOf tells after the run (a broken state reply)
+}
+
+func (c *lossyClient) Lost() *wire.PortLost {
+	if c.late {
+		return &wire.PortLost{Err: errors.New("the state came back malformed")}
+	}
+	return nil
 }
 
 func (c *lossyClient) Apply(now wire.Time, in wire.ClientInput) ([]wire.ClientEffect, error) {
@@ -74,9 +82,16 @@ func TestClientSeam(t *testing.T) {
 	if got, _ := os.ReadFile(e.GoldenPath); string(got) != string(want) {
 		t.Fatal("a run that lost its client wrote its golden")
 	}
+	opts.Client = func(cfg wire.ClientConfig) (wire.ClientPort, error) {
+		p, _ := ReferenceClient("")(cfg)
+		return &lossyClient{ClientPort: p, late: true}, nil
+	}
+	if r = Run(e, opts); r.Lost == nil || !strings.Contains(r.Failures[0].Msg, "client a was lost: the state came back malformed") {
+		t.Fatalf("a client lost after the run: %v %v", r.Lost, r.Failures)
+	}
 	opts.Client = func(cfg wire.ClientConfig) (wire.ClientPort, error) { return nil, errors.New("cannot start") }
-	if r = Run(e, opts); r.Lost == nil || !strings.Contains(r.Lost.Err.Error(), "client a: cannot start") {
-		t.Fatalf("a client the factory cannot build: %v", r.Lost)
+	if r = Run(e, opts); r.Lost == nil || !strings.Contains(r.Failures[0].Msg, "client a was lost: cannot start") {
+		t.Fatalf("a client the factory cannot build: %v %v", r.Lost, r.Failures)
 	}
 }
 

@@ -49,6 +49,9 @@ type Execution struct {
 	// Lost is set when the host was lost: from the factory, an Apply, or wire.LostOf
 	// after the run. The run is broken, not a verdict.
 	Lost *wire.PortLost
+	// LostClient names the client whose port was lost, when Lost is a client's ("": the
+	// host's).
+	LostClient string
 	// ConfigErr is the host's refusal of its configuration (nothing ran).
 	ConfigErr error
 	// Refused is the simulator's refusal of the configuration (nothing meaningful ran).
@@ -98,19 +101,24 @@ func ExecuteWith(plan *Plan, hosts HostFactory, clients ClientFactory, runner *s
 		}
 		if err != nil {
 			if !errors.As(err, &x.Lost) {
-				x.Lost = &wire.PortLost{Err: errors.New("client " + c.Name + ": " + err.Error())}
+				x.Lost = &wire.PortLost{Err: err}
 			}
+			x.LostClient = c.Name
 			return x
 		}
 		ports[c.Name] = p
 	}
 	x.SimErr = runner.Run(&plan.Sim, h, ports, tr)
-	if !errors.As(x.SimErr, &x.Lost) {
+	if errors.As(x.SimErr, &x.Lost) {
+		x.LostClient = sim.LostClient(x.SimErr)
+	} else {
 		x.Lost = wire.LostOf(h)
 	}
 	for _, c := range plan.Clients {
 		if x.Lost == nil {
-			x.Lost = wire.LostOf(ports[c.Name])
+			if x.Lost = wire.LostOf(ports[c.Name]); x.Lost != nil {
+				x.LostClient = c.Name
+			}
 		}
 	}
 	if x.Lost == nil {

@@ -170,8 +170,8 @@ func RunScenario(r *Result, s *scenarios.Scenario, opts Options) {
 		r.Lost = x.Lost
 		r.Trace = tr
 		what := "the host was lost: "
-		if c := sim.LostClient(x.SimErr); c != "" {
-			what = "client " + c + " was lost: "
+		if x.LostClient != "" {
+			what = "client " + x.LostClient + " was lost: "
 		}
 		r.Failures = append(r.Failures, Failure{Pos: s.Pos, Msg: what + x.Lost.Err.Error()})
 		return
