@@ -53,6 +53,11 @@ func RunClientScenario(s *scenarios.Scenario, path string, opts Options) Run {
 	}
 	if got.Lost != nil {
 		res.Status, res.Lost, res.HostLog = StatusBroken, got.Lost.Err.Error(), clientLog()
+		for _, f := range got.Failures {
+			if strings.Contains(f.Msg, " was lost: ") {
+				res.Lost = f.Msg // names the client (or the reference host) that was lost
+			}
+		}
 		return Run{Result: res}
 	}
 	ref := &harness.Result{}
