@@ -558,21 +558,24 @@ func (r *Result) checkCard(e *scenarios.Expectation, c wire.ClientState, session
 	if e.Draft != "" {
 		check(card.Draft == e.Draft, "draft")
 	}
-	if e.Questions != nil {
-		if got := questionTexts(card.Questions); strings.Join(got, "\n") != strings.Join(e.Questions, "\n") {
-			r.fail(e, "%s on %s: questions %q, not %q", what, c.Client, got, e.Questions)
+	if e.ViewQuestions != nil {
+		if got, want := questionsJSON(card.Questions), questionsJSON(serviceQuestions(e.ViewQuestions)); got != want {
+			r.fail(e, "%s on %s: the card holds the questions %s, not %s", what, c.Client, got, want)
 		}
 	}
 }
 
-// questionTexts are the questions as card and node expectations write them
-// (scenarios.QuestionText).
-func questionTexts(qs []wire.Question) []string {
-	out := make([]string, len(qs))
+// questionsJSON is the JSON a card's or a node's questions are compared in: a
+// multi-select false is the same as none (a model may write either).
+func questionsJSON(qs []wire.Question) string {
+	norm := make([]wire.Question, len(qs))
 	for i, q := range qs {
-		out[i] = scenarios.QuestionText(q)
+		if q.MultiSelect != nil && !*q.MultiSelect {
+			q.MultiSelect = nil
+		}
+		norm[i] = q
 	}
-	return out
+	return string(wire.AppendQuestionsJSON(nil, norm))
 }
 
 func (r *Result) checkRow(e *scenarios.Expectation, c wire.ClientState, session, what string) {
@@ -646,9 +649,9 @@ func (r *Result) checkNode(e *scenarios.Expectation, c wire.ClientState, session
 	if e.Raw != nil && (len(n.Lines) != 0 || n.Text != *e.Raw) {
 		r.fail(e, "%s on %s: expected the raw text %q, got %s", what, c.Client, *e.Raw, n.String())
 	}
-	if e.Questions != nil {
-		if got := questionTexts(n.Questions); strings.Join(got, "\n") != strings.Join(e.Questions, "\n") {
-			r.fail(e, "%s on %s: questions %q, not %q", what, c.Client, got, e.Questions)
+	if e.ViewQuestions != nil {
+		if got, want := questionsJSON(n.Questions), questionsJSON(serviceQuestions(e.ViewQuestions)); got != want {
+			r.fail(e, "%s on %s: the reply records the questions %s, not %s", what, c.Client, got, want)
 		}
 	}
 	if e.Message != "" && n.MessageID != e.Message {

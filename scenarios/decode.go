@@ -1651,13 +1651,6 @@ func (d *dec) expectation(n *yaml.Node) (Expectation, bool) {
 		case "call":
 			e.ViewCall, k = d.ident(v, name)
 		case "questions":
-			if o.Name != ExpectView {
-				e.Questions, k = d.texts(v, name)
-				if e.Questions == nil {
-					e.Questions = []string{}
-				}
-				break
-			}
 			if v.Kind != yaml.SequenceNode {
 				d.fail(v, "write the questions as a list: [{id: pkg, question: Which, options: [npm, bun]}]", "questions must be a list of questions, not %s", kindName(v))
 				k = false

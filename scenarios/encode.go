@@ -597,13 +597,6 @@ func expectNode(e *Expectation) *yaml.Node {
 		}
 		m.add("action", str(a))
 	}
-	if e.Questions != nil {
-		items := make([]*yaml.Node, len(e.Questions))
-		for i, l := range e.Questions {
-			items[i] = str(l)
-		}
-		m.add("questions", seq(false, items...))
-	}
 	if e.Message != "" {
 		m.add("message", str(e.Message))
 	}
@@ -624,7 +617,9 @@ func expectNode(e *Expectation) *yaml.Node {
 		m.add("raw", str(*e.Raw))
 	}
 	if e.ViewQuestions != nil {
-		m.add("call", str(e.ViewCall))
+		if e.ViewCall != "" {
+			m.add("call", str(e.ViewCall))
+		}
 		m.add("questions", questionsNode(e.ViewQuestions))
 	}
 	if e.None {

@@ -618,10 +618,7 @@ func (g *gen) expectation(limit Duration) (Expectation, bool) {
 			e.Draft = "{q=-}"
 		}
 		if maybe("questions?") {
-			e.Questions = []string{}
-			for n := rapid.IntRange(0, 2).Draw(g.t, "questions"); n > 0; n-- {
-				e.Questions = append(e.Questions, g.line("question"))
-			}
+			e.ViewQuestions = g.questions(false)
 		}
 	case ExpectRow:
 		e.Subject = rapid.SampledFrom(g.calls).Draw(g.t, "call")
@@ -668,7 +665,7 @@ func (g *gen) expectation(limit Duration) (Expectation, bool) {
 			e.Lines = []string{g.line("line")}
 		}
 		if maybe("reply fields?") {
-			e.Questions = []string{g.line("question")}
+			e.ViewQuestions = g.questions(false)
 			e.Message = g.line("message")
 			e.Outcome = "answered"
 			e.Time = dptr("time")

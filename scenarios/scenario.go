@@ -490,8 +490,6 @@ type Expectation struct {
 	Summary   string
 	Action    *string // "" asserts no action
 	Expanded  *bool   // a row's disclosure is open
-	// Questions are a card's or a node's questions, exactly, each as QuestionText.
-	Questions []string
 	// Node: the reply's message id and its source's outcome (its time is Time).
 	Message string
 	Outcome string
@@ -500,7 +498,8 @@ type Expectation struct {
 	// Node raw text.
 	Raw *string
 
-	// View: the questions of one active call (ViewQuestions nil: not asserted).
+	// View: the questions of one active call (ViewQuestions nil: not asserted). A card and
+	// a node check their questions with the same field (questions:, no call:).
 	ViewCall      string
 	ViewQuestions []Question
 

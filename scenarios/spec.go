@@ -412,7 +412,7 @@ var expectKinds = []*object{
 		{"focus", "bool", false, "The page's focus is in its answer surface (by the user, or autofocus)."},
 		{"kind", "#card-kind", false, "question, plan-review or review."},
 		{"composer", "text", false, "The composer's draft, exactly, e.g. {pkg=[bun]} or {pkg=-} (- not answered yet)."},
-		{"questions", "#texts", false, "The card's questions, exactly, each as id \"question\" [label|label] multi header=\"…\" detail=\"…\"."},
+		{"questions", "#questions", false, "The card's questions, exactly, in order (id, question, header, detail, options, multi), written as a model's ask writes them."},
 		{"none", "true", false, "There is no such card."},
 	}},
 	{Name: ExpectRow, Doc: "A client's ask_user_question tool row.", Keys: []key{
@@ -433,7 +433,7 @@ var expectKinds = []*object{
 		{"session", "ident", false, "The Session (default: the first)."},
 		{"lines", "#texts", false, "Its question: answer lines, exactly."},
 		{"raw", "text", false, "Its raw text (an unreadable reply)."},
-		{"questions", "#texts", false, "The questions its text records, exactly, as for a card (header, detail, options, multi-select)."},
+		{"questions", "#questions", false, "The questions its text records, exactly, in order, as for a card."},
 		{"message", "text", false, "The reply's message id."},
 		{"time", "duration", false, "When the reply was admitted (its user/message event's time)."},
 		{"outcome", "text", false, "The reply's source outcome (answered)."},

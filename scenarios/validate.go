@@ -747,7 +747,7 @@ func (v *validator) expectation(e *Expectation) {
 			v.fail(p, "write the text to look for", "an empty %s", e.Kind)
 		}
 	}
-	if (e.ViewCall == "") != (e.ViewQuestions == nil) {
+	if e.Kind == ExpectView && (e.ViewCall == "") != (e.ViewQuestions == nil) {
 		v.fail(p, "write call: and questions: together", "a view's questions belong to one call")
 	}
 	if e.Countdown != "" {
