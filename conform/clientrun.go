@@ -16,13 +16,20 @@ import (
 // the client processes of opts.Pool, and against the reference engine at the same seed,
 // and judges the client's run: the scenario's expectations, the oracle and the
 // comparison with the reference transcript as ComparableClient reads it. A scenario with
-// no client observes no client: it is not applicable.
+// no client but hold: true answerers (harness fixtures) observes no UI: it is not
+// applicable.
 func RunClientScenario(s *scenarios.Scenario, path string, opts Options) Run {
 	plan := harness.Compile(s, opts.Seed)
 	res := ScenarioResult{Name: s.Name, Path: path, Seed: plan.Seed, Covers: append([]string(nil), s.Covers...)}
 	res.Replay = replayClientCommand(opts.Command, path, opts.Seed)
-	if len(plan.Clients) == 0 {
-		res.Status, res.Missing = StatusNotApplicable, []string{"a client (the scenario has none)"}
+	uis := 0 // the clients the process plays (a hold: true answerer stays the harness's fixture)
+	for _, c := range plan.Clients {
+		if !plan.Holding[c.Name] {
+			uis++
+		}
+	}
+	if uis == 0 {
+		res.Status, res.Missing = StatusNotApplicable, []string{"a client (the scenario has no answer UI)"}
 		return Run{Result: res}
 	}
 	var procs []*Process
