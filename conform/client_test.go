@@ -128,6 +128,9 @@ func TestClientMainExitCodes(t *testing.T) {
 	if !strings.HasSuffix(out.String(), "1 passed, 0 failed\n") {
 		t.Errorf("last line: %q", out.String())
 	}
+	if strings.Contains(out.String(), "not checked") {
+		t.Errorf("the reference host runs with the client, every invariant is checked:\n%s", out.String())
+	}
 	out.Reset()
 	if code := Main([]string{"--client", os.Args[0], file}, nil, &out, &errb, []string{"CONFORM_TEST_HOST=refclient:take-time-ignored"}); code != 1 {
 		t.Errorf("a client mutant: exit %d\n%s", code, out.String())
