@@ -47,7 +47,7 @@ func RunClientScenario(s *scenarios.Scenario, path string, opts Options) Run {
 	}
 	start := time.Now()
 	got := &harness.Result{}
-	harness.RunScenario(got, s, harness.Options{Seed: opts.Seed, Oracle: judge, Client: factory, AnyRefusalText: true})
+	harness.RunScenario(got, s, harness.Options{Seed: opts.Seed, Oracle: judge, Client: factory, AnyRefusalText: true, AnyHintText: true})
 	res.DurationMs = time.Since(start).Milliseconds()
 	clientLog := func() string {
 		var b strings.Builder

@@ -111,3 +111,28 @@ steps:
 expect:
   - {at: end, tool-result: c1, answers: {pkg: bun}}
 `
+
+// A client's hints are its UI's own words: with AnyHintText a hint: expectation holds for
+// any hint the card shows (it still needs one: card.Hint != ""); without it the words count.
+func TestAnyHintTextAcceptsAnyWording(t *testing.T) {
+	var e Entry
+	for _, x := range Library("") {
+		if strings.HasSuffix(x.Path, "card-resubmit-after-work-continued.yaml") {
+			e = x
+		}
+	}
+	if e.Data == nil {
+		t.Fatal("the library scenario is gone")
+	}
+	const hint = `hint: "The answer did not arrive before work continued; submit it again."`
+	if !strings.Contains(string(e.Data), hint) {
+		t.Fatal("the scenario no longer asserts the resubmit hint")
+	}
+	e.Data = []byte(strings.Replace(string(e.Data), hint, `hint: "La réponse n'est pas arrivée."`, 1))
+	if r := Run(e, Options{}); len(r.Failures) == 0 {
+		t.Fatal("another wording passed without AnyHintText")
+	}
+	if r := Run(e, Options{AnyHintText: true}); len(r.Failures) != 0 {
+		t.Fatalf("another wording failed with AnyHintText: %v", r.Failures)
+	}
+}

@@ -44,6 +44,10 @@ type Options struct {
 	Host HostFactory
 	// Client builds each client the scenario runs with; nil is ReferenceClient(Mutant).
 	Client ClientFactory
+	// AnyHintText accepts a card's hint whatever its words where an expectation says
+	// hint: (a client's hints are its UI's own wording, docs/PROTOCOL.md "Clients"): the
+	// card must show one.
+	AnyHintText bool
 	// AnyRefusalText accepts a refusal whatever its words where a step says refused:
 	// (another host's refusals are its own words, docs/PROTOCOL.md).
 	AnyRefusalText bool
@@ -108,6 +112,8 @@ type Result struct {
 	// Lost is set when the host was lost during the run (an external host that crashed,
 	// hung or broke the protocol): the run is broken, not a verdict.
 	Lost *wire.PortLost
+	// anyHintText: hint: expectations accept any hint (Options.AnyHintText).
+	anyHintText bool
 }
 
 // Status classifies the result.
@@ -206,6 +212,7 @@ func RunScenario(r *Result, s *scenarios.Scenario, opts Options) {
 		v := opts.Oracle(tr, s)
 		r.Verdict = &v
 	}
+	r.anyHintText = opts.AnyHintText
 	r.checkExpectations(s, plan)
 	verdict := ""
 	if r.Verdict != nil {
