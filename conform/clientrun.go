@@ -62,9 +62,12 @@ func RunClientScenario(s *scenarios.Scenario, path string, opts Options) Run {
 		res.Status, res.Lost, res.HostLog = StatusBroken, got.Lost.Err.Error(), clientLog()
 		for _, f := range got.Failures {
 			if strings.Contains(f.Msg, " was lost: ") {
-				res.Lost = f.Msg // names the client (or the reference host) that was lost
+				res.Lost = f.Msg // names the client that was lost
 			}
 		}
+		// The Process words its failures for a host; here every process is a client (the
+		// reference host runs in-process and is never lost).
+		res.Lost = strings.ReplaceAll(res.Lost, "the host", "the client")
 		return Run{Result: res}
 	}
 	ref := &harness.Result{}
