@@ -226,7 +226,13 @@ func (h *hostFlags) open(name string, env []string, stderr io.Writer) (*Pool, Ho
 		pool.Close()
 		return nil, HostInfo{}, false
 	}
+	if h.client != "" && len(info.Features) > 0 {
+		fmt.Fprintf(stderr, "%s: note: the client declares features (%s); a client has none in %s (is it a host?)\n", name, strings.Join(info.Features, ", "), Protocol)
+	}
 	for _, f := range info.Features {
+		if h.client != "" {
+			break
+		}
 		if !knownFeature(f) {
 			fmt.Fprintf(stderr, "%s: note: the host declares feature %q, which %s does not know; it is ignored\n", name, f, Protocol)
 		}
