@@ -31,6 +31,13 @@ func playHost(kind string) int {
 	if strings.HasPrefix(kind, "wait-") {
 		return playWaitHost(kind)
 	}
+	if mutant, ok := strings.CutPrefix(kind, "refclient"); ok {
+		if err := ServeClient(os.Stdin, os.Stdout, strings.TrimPrefix(mutant, ":"), "test"); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		return 0
+	}
 	if mutant, ok := strings.CutPrefix(kind, "refhost"); ok {
 		if err := Serve(os.Stdin, os.Stdout, strings.TrimPrefix(mutant, ":"), "test"); err != nil {
 			fmt.Fprintln(os.Stderr, err)

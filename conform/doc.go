@@ -31,9 +31,15 @@
 //     own timers and checks its events within a stated tolerance; such a report is marked
 //     not replayable (Report.Realtime). Only there does the runner read a real clock for
 //     a verdict, and its tests use the library's mock clock.
+//   - Clients (docs/PROTOCOL.md "Clients"): the same Process and Pool run an answer UI
+//     speaking the client vocabulary. Pool.ClientFactory is a harness.ClientFactory;
+//     RunClientScenario runs a scenario with the reference host and the process as every
+//     client and compares through ComparableClient (the ids a client mints renamed, what
+//     a UI words its own way compared as present or absent); a lost client is a broken
+//     run, never a pass. ServeClient is `conform refclient`, the example client adapter.
 //
-// Imports: the standard library, engine/host (Serve only), engine/questions and
-// engine/mutant (the wait profile's reference), engine/signal, engine/wire,
-// engine/session, harness, explore, oracle, scenarios, sim, golden, trace and
-// github.com/benbjohnson/clock (real-time mode).
+// Imports: the standard library, engine/host (Serve only), engine/client (ServeClient
+// only), engine/questions and engine/mutant (the wait profile's reference and the
+// served mutants), engine/signal, engine/wire, engine/session, harness, explore, oracle,
+// scenarios, sim, golden, trace and github.com/benbjohnson/clock (real-time mode).
 package conform

@@ -26,6 +26,7 @@ import (
 //	conform --host 'CMD ARGS' [--seed N] [--json FILE] [--junit FILE] [--timeout D] [-v] [FILES|DIRS]
 //	conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR]
 //	conform refhost [--mutant NAME]
+//	conform --client 'CMD ARGS' [...] / conform fuzz --client 'CMD ARGS' [...] / conform refclient [--mutant NAME]
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string) int {
 	if profile, rest, ok := cutProfile(args); ok && (len(args) == 0 || args[0] != "refhost" && args[0] != "fuzz") {
 		switch profile {
@@ -54,6 +55,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string
 		switch args[0] {
 		case "refhost":
 			return refhostMain(args[1:], stdin, stdout, stderr)
+		case "refclient":
+			return refclientMain(args[1:], stdin, stdout, stderr)
 		case "fuzz":
 			return fuzzMain(args[1:], stdout, stderr, env)
 		case "run":
@@ -77,6 +80,10 @@ const usage = `usage:
       (--realtime: paced on the real clock for a host on its own timers; not replayable)
   conform refhost [--mutant NAME]
       serve the reference host over the protocol on stdin/stdout (the example adapter; every profile)
+  conform --client 'CMD ARGS' [same flags as --host] / conform fuzz --client 'CMD ARGS' [...]
+      the same with the reference host and the process as every client of a run
+  conform refclient [--mutant NAME]
+      serve the reference client over the protocol (the example client adapter)
 
 The protocol is twosettle-conform/1 (docs/PROTOCOL.md). Exit codes: 0 conformant, 1 a failure,
 2 bad usage, invalid input or a host that does not speak the protocol.
@@ -173,9 +180,28 @@ func refhostMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// hostFlags are the flags every command that drives a host has.
+func refclientMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("conform refclient", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	mutant := fs.String("mutant", "", "switch on one of the reference engine's client-side bugs")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "conform refclient: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if err := ServeClient(stdin, stdout, *mutant, version()); err != nil {
+		fmt.Fprintln(stderr, "conform refclient:", err)
+		return 2
+	}
+	return 0
+}
+
+// hostFlags are the flags every command that drives a host (or a client) has.
 type hostFlags struct {
 	host    string
+	client  string // --client: the process is every client of a run, the host is the reference
 	timeout time.Duration
 	maxLine int
 	profile string // the profile asked for in the hello ("": the whole host)
@@ -183,14 +209,21 @@ type hostFlags struct {
 
 func (h *hostFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&h.host, "host", "", "the host command line (split like a shell's words; no shell features)")
+	fs.StringVar(&h.client, "client", "", "the client command line: the process is every client of a run, with the reference host")
 	fs.DurationVar(&h.timeout, "timeout", DefaultTimeout, "how long to wait for each host reply")
 	fs.IntVar(&h.maxLine, "max-line", DefaultMaxLine, "the largest line a host may write, in bytes")
 }
 
 // open starts the host's first process and reads its hello.
 func (h *hostFlags) open(name string, env []string, stderr io.Writer) (*Pool, HostInfo, bool) {
-	if h.host == "" {
-		fmt.Fprintf(stderr, "%s: --host 'CMD ARGS' is required (try --host 'conform refhost')\n", name)
+	if h.host != "" && h.client != "" {
+		fmt.Fprintf(stderr, "%s: --host and --client judge one process each: give one of them\n", name)
+		return nil, HostInfo{}, false
+	}
+	if h.client != "" {
+		h.host = h.client // the command line the pool runs; the run path knows the role
+	} else if h.host == "" {
+		fmt.Fprintf(stderr, "%s: --host 'CMD ARGS' (or --client 'CMD ARGS') is required (try --host 'conform refhost')\n", name)
 		return nil, HostInfo{}, false
 	}
 	if h.timeout <= 0 || h.maxLine <= 0 {
@@ -209,7 +242,13 @@ func (h *hostFlags) open(name string, env []string, stderr io.Writer) (*Pool, Ho
 		pool.Close()
 		return nil, HostInfo{}, false
 	}
+	if h.client != "" && len(info.Features) > 0 {
+		fmt.Fprintf(stderr, "%s: note: the client declares features (%s); a client has none in %s (is it a host?)\n", name, strings.Join(info.Features, ", "), Protocol)
+	}
 	for _, f := range info.Features {
+		if h.client != "" {
+			break
+		}
 		if !knownFeature(f) {
 			fmt.Fprintf(stderr, "%s: note: the host declares feature %q, which %s does not know; it is ignored\n", name, f, Protocol)
 		}
@@ -285,13 +324,20 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 	ctx, stop := interruptible(pool)
 	defer stop()
 	rep := &Report{Protocol: Protocol, Command: hf.host, Host: info, NotChecked: NotChecked(info.Features)}
+	if hf.client != "" {
+		rep.NotChecked = nil // the reference host runs with the client: every invariant is checked
+	}
 	opts := Options{Pool: pool, Info: info, Command: hf.host, Seed: *seed, Verbose: *verbose}
 	for i, s := range decoded {
 		if ctx.Err() != nil {
 			fmt.Fprintln(stderr, "conform: interrupted")
 			break
 		}
-		r := RunScenario(s, entries[i].Path, opts)
+		run := RunScenario
+		if hf.client != "" {
+			run = RunClientScenario
+		}
+		r := run(s, entries[i].Path, opts)
 		rep.Scenarios = append(rep.Scenarios, r.Result)
 		if *verbose && r.Transcript != nil {
 			stdout.Write(r.Transcript)
@@ -383,17 +429,22 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 		return 2
 	}
 	defer pool.Close()
-	if miss := missing(fuzzFeatures, info.Features); len(miss) > 0 {
+	if miss := missing(fuzzFeatures, info.Features); hf.client == "" && len(miss) > 0 {
 		fmt.Fprintf(stderr, "conform fuzz: the fuzzer's scenarios use features the host does not declare: %s (run the library with conform --host instead)\n", strings.Join(miss, ", "))
 		return 2
 	}
 	c.Options = explore.Options{Host: pool.Factory}
+	replayFlag := "--host"
+	if hf.client != "" {
+		c.Options = explore.Options{Client: pool.ClientFactory}
+		replayFlag = "--client"
+	}
 	c.OnFailure = func(f explore.Failure) {
 		fmt.Fprintf(stdout, "FAIL    seed %d: %s\n", f.Seed, f.Message)
 		switch {
 		case f.File != "":
 			fmt.Fprintf(stdout, "        wrote %s and %s\n", f.File, f.Transcript)
-			fmt.Fprintf(stdout, "        replay: conform --host %s -v %s\n", ShellQuote(hf.host), ShellQuote(f.File))
+			fmt.Fprintf(stdout, "        replay: conform %s %s -v %s\n", replayFlag, ShellQuote(hf.host), ShellQuote(f.File))
 		case f.WriteErr != "":
 			fmt.Fprintf(stdout, "        not written: %s\n", f.WriteErr)
 		}
@@ -418,7 +469,11 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 		inv = append(inv, n)
 	}
 	sort.Strings(inv)
-	fmt.Fprintf(stdout, "host %s %s: %s, %d failures in %s\n", info.Name, info.Version, what, len(rep.Failures), rep.Elapsed.Truncate(time.Millisecond))
+	role := "host"
+	if hf.client != "" {
+		role = "client"
+	}
+	fmt.Fprintf(stdout, "%s %s %s: %s, %d failures in %s\n", role, info.Name, info.Version, what, len(rep.Failures), rep.Elapsed.Truncate(time.Millisecond))
 	for _, n := range inv {
 		fmt.Fprintf(stdout, "  %-32s %d\n", n, names[n])
 	}

@@ -77,7 +77,7 @@ func finish(r *Runner, s *scenarios.Scenario, invariant string, opts Options, na
 	}
 	res := &harness.Result{}
 	ho := harness.DefaultOptions()
-	ho.Mutant, ho.Host = opts.Mutant, opts.Host
+	ho.Mutant, ho.Host, ho.Client = opts.Mutant, opts.Host, opts.Client
 	harness.RunScenario(res, back, ho)
 	switch {
 	case res.Lost != nil:

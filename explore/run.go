@@ -23,6 +23,10 @@ type Options struct {
 	// use); nil is the reference host with Mutant. With Host set, Mutant reaches only the
 	// clients.
 	Host harness.HostFactory
+	// Client builds each run's clients (shared by the workers: it must be safe for
+	// concurrent use); nil is the reference client with Mutant. With Client set, Mutant
+	// reaches only the host.
+	Client harness.ClientFactory
 	// ReplayHost is how a command line names Host: simrun's --host argument, shell-quoted
 	// ("" for the reference host). A failure's replay line carries it (ReplayCommand).
 	ReplayHost string
@@ -34,6 +38,14 @@ func (o Options) hosts() harness.HostFactory {
 		return o.Host
 	}
 	return harness.ReferenceHost(o.Mutant)
+}
+
+// clients is the client factory a run uses.
+func (o Options) clients() harness.ClientFactory {
+	if o.Client != nil {
+		return o.Client
+	}
+	return harness.ReferenceClient(o.Mutant)
 }
 
 // CheckOptions reports whether opts can build a host (an unknown mutant cannot).
@@ -140,7 +152,7 @@ func (r *Runner) checker(s *scenarios.Scenario) *oracle.Checker {
 func (r *Runner) Run(s *scenarios.Scenario) (Outcome, Reached) {
 	plan := harness.Compile(s, 0)
 	out := Outcome{Plan: plan, Trace: &r.tr}
-	x := harness.Execute(plan, r.opts.hosts(), r.opts.Mutant, r.sim, r.ports, &r.tr)
+	x := harness.ExecuteWith(plan, r.opts.hosts(), r.opts.clients(), r.sim, r.ports, &r.tr)
 	switch {
 	case x.Lost != nil:
 		out.Kind, out.Err = HostLost, errors.New("the host was lost: "+x.Lost.Err.Error())

@@ -12,6 +12,8 @@ type CheckOptions struct {
 	// AnyRefusalText accepts a refusal whatever its words where a step says refused:
 	// (another host's or client's refusals are its own words, docs/PROTOCOL.md).
 	AnyRefusalText bool
+	// AnyHintText accepts a card's hint whatever its words (Options.AnyHintText).
+	AnyHintText bool
 }
 
 // Checked is what CheckExpectations found.
@@ -48,6 +50,7 @@ func CheckExpectations(s *scenarios.Scenario, tr *trace.Trace, opts CheckOptions
 	if err := r.checkRefusals(s, plan, opts.AnyRefusalText); err != nil {
 		return Checked{Failures: r.Failures, Expectations: r.Expectations, Impossible: err}
 	}
+	r.anyHintText = opts.AnyHintText
 	r.checkExpectations(s, plan)
 	return Checked{Failures: r.Failures, Expectations: r.Expectations}
 }

@@ -6,17 +6,12 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/twosettle/twosettle/golden"
 	"github.com/twosettle/twosettle/scenarios"
 	"github.com/twosettle/twosettle/trace"
 )
-
-// clientKinds are the expectations on a client's state, which a run file cannot carry yet.
-var clientKinds = map[string]bool{
-	scenarios.ExpectCard: true, scenarios.ExpectRow: true, scenarios.ExpectNode: true,
-	scenarios.ExpectDraft: true, scenarios.ExpectConversation: true, scenarios.ExpectLink: true,
-}
 
 // roundTrip writes r's run file and reads it back.
 func roundTrip(t *testing.T, r *Result) *RunFile {
@@ -64,9 +59,10 @@ func TestCheckExpectationsReportsAnUnexpectedRefusal(t *testing.T) {
 }
 
 // Every library scenario's run, written as a run file and read back, renders the same
-// transcript records and host state, and checks the same: every expectation that is not
-// on a client's state holds exactly as in the run.
-func TestRunFileRoundTripKeepsEveryHostSideCheck(t *testing.T) {
+// transcript records, host and client states, and checks the same: every expectation,
+// the clients' included (their states travel in the client protocol's JSON), holds or
+// fails exactly as in the run.
+func TestRunFileRoundTripKeepsEveryCheck(t *testing.T) {
 	for _, e := range Library("") {
 		r := Run(e, DefaultOptions())
 		if r.Trace == nil || r.HostConfigErr != nil {
@@ -78,13 +74,8 @@ func TestRunFileRoundTripKeepsEveryHostSideCheck(t *testing.T) {
 			t.Fatalf("%s: %d records, then %d", r.Name(), len(want.Records), len(got.Records))
 		}
 		for i, w := range want.Records {
-			g := got.Records[i]
-			// a probe keeps the host's state only: its line stops before the clients'
-			if r.Trace.Records[i].Kind == trace.Probe && strings.HasPrefix(w, g) && !strings.Contains(w[len(g):], "host{") {
-				continue
-			}
-			if w != g {
-				t.Fatalf("%s: record %d differs after the round trip:\n%s\n%s", r.Name(), i, w, g)
+			if g := got.Records[i]; w != g {
+				t.Fatalf("%s: record %d differs after the round trip:\n%s\n%s", r.Name(), i, w, got.Records[i])
 			}
 		}
 		if diff := cmp.Diff(trace.HostLines(r.Trace.Final.Host), trace.HostLines(rf.Trace.Final.Host)); diff != "" || rf.Trace.Final.Time != r.Trace.Final.Time {
@@ -94,22 +85,11 @@ func TestRunFileRoundTripKeepsEveryHostSideCheck(t *testing.T) {
 		if c.Impossible != nil {
 			t.Fatalf("%s: %v", r.Name(), c.Impossible)
 		}
-		clientLines := map[int]bool{}
-		for _, x := range r.Scenario.Expect {
-			if clientKinds[x.Kind] {
-				clientLines[x.Pos.Line] = true
-			}
+		if diff := cmp.Diff(r.Trace.Final.Clients, rf.Trace.Final.Clients, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("%s: final client states differ:\n%s", r.Name(), diff)
 		}
-		var hostSide []Failure
-		for _, f := range c.Failures {
-			if !clientLines[f.Pos.Line] {
-				hostSide = append(hostSide, f)
-			} else if !strings.Contains(f.Msg, "no client") && !strings.Contains(f.Msg, "no such client") {
-				t.Fatalf("%s: a client expectation failed for another reason: %v", r.Name(), f)
-			}
-		}
-		if diff := cmp.Diff(r.Failures, hostSide); diff != "" {
-			t.Fatalf("%s: host-side checks differ (-run +run file):\n%s", r.Name(), diff)
+		if diff := cmp.Diff(r.Failures, c.Failures); diff != "" {
+			t.Fatalf("%s: checks differ (-run +run file):\n%s", r.Name(), diff)
 		}
 	}
 }

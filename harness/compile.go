@@ -217,6 +217,13 @@ func Compile(s *scenarios.Scenario, seed uint64) *Plan {
 			case scenarios.UserDrift:
 				out.Fault = &sim.Fault{Kind: sim.FaultClockDrift, Client: st.Client, PPM: u.PPM}
 				out.Client = ""
+			case scenarios.UserInput:
+				in, err := wire.DecodeClientInput([]byte(u.Input)) // the decoder checked it
+				if err != nil {
+					panic("harness: an input step the decoder let through: " + err.Error())
+				}
+				out.Input = in
+				input = in.String()
 			default:
 				a := wire.UserAction{Kind: u.Kind, Session: st.Session, Card: u.Card, Question: u.Question, Label: u.Label, Text: u.Text}
 				out.User = &a

@@ -42,6 +42,12 @@ type Options struct {
 	Mutant string
 	// Host builds the host the scenario runs against; nil is ReferenceHost(Mutant).
 	Host HostFactory
+	// Client builds each client the scenario runs with; nil is ReferenceClient(Mutant).
+	Client ClientFactory
+	// AnyHintText accepts a card's hint whatever its words where an expectation says
+	// hint: (a client's hints are its UI's own wording, docs/PROTOCOL.md "Clients"): the
+	// card must show one.
+	AnyHintText bool
 	// AnyRefusalText accepts a refusal whatever its words where a step says refused:
 	// (another host's refusals are its own words, docs/PROTOCOL.md).
 	AnyRefusalText bool
@@ -106,6 +112,8 @@ type Result struct {
 	// Lost is set when the host was lost during the run (an external host that crashed,
 	// hung or broke the protocol): the run is broken, not a verdict.
 	Lost *wire.PortLost
+	// anyHintText: hint: expectations accept any hint (Options.AnyHintText).
+	anyHintText bool
 }
 
 // Status classifies the result.
@@ -158,12 +166,20 @@ func RunScenario(r *Result, s *scenarios.Scenario, opts Options) {
 	if hosts == nil {
 		hosts = ReferenceHost(opts.Mutant)
 	}
+	clients := opts.Client
+	if clients == nil {
+		clients = ReferenceClient(opts.Mutant)
+	}
 	tr := &trace.Trace{}
-	x := Execute(plan, hosts, opts.Mutant, sim.NewRunner(), map[string]wire.ClientPort{}, tr)
+	x := ExecuteWith(plan, hosts, clients, sim.NewRunner(), map[string]wire.ClientPort{}, tr)
 	if x.Lost != nil {
 		r.Lost = x.Lost
 		r.Trace = tr
-		r.Failures = append(r.Failures, Failure{Pos: s.Pos, Msg: "the host was lost: " + x.Lost.Err.Error()})
+		what := "the host was lost: "
+		if x.LostClient != "" {
+			what = "client " + x.LostClient + " was lost: "
+		}
+		r.Failures = append(r.Failures, Failure{Pos: s.Pos, Msg: what + x.Lost.Err.Error()})
 		return
 	}
 	if err := x.ConfigErr; err != nil {
@@ -196,6 +212,7 @@ func RunScenario(r *Result, s *scenarios.Scenario, opts Options) {
 		v := opts.Oracle(tr, s)
 		r.Verdict = &v
 	}
+	r.anyHintText = opts.AnyHintText
 	r.checkExpectations(s, plan)
 	verdict := ""
 	if r.Verdict != nil {

@@ -33,31 +33,33 @@ const RunFormat = "twosettle-run/1"
 // and "error"; a drop carries "to", "why" and "what" (the dropped message's text). The
 // records of every other kind and of the clients are text: record:, result: and reply:
 // expectations and refusals need nothing more. Host states are the protocol's state
-// JSON; a client's state has no protocol form yet, so a run file holds none and the
-// expectations on a client's state fail when checked against one.
+// JSON; the clients' states, on probe and final lines, are the client protocol's state
+// JSON ("clients", by client name; docs/PROTOCOL.md "Clients"), so the expectations on a
+// client's state are checked against a run file too (a file without them fails those).
 
 // runLine is one line of a run file (every field of every line type).
 type runLine struct {
-	Type       string          `json:"type"`
-	Format     string          `json:"format,omitempty"`
-	Scenario   string          `json:"scenario,omitempty"`
-	Seed       uint64          `json:"seed,omitempty"`
-	Seq        *int            `json:"seq,omitempty"`
-	T          *int64          `json:"t,omitempty"`
-	Actor      string          `json:"actor,omitempty"`
-	Kind       string          `json:"kind,omitempty"`
-	ClientTime *int64          `json:"clientTime,omitempty"`
-	Text       *string         `json:"text,omitempty"`
-	Command    json.RawMessage `json:"command,omitempty"`
-	Effect     json.RawMessage `json:"effect,omitempty"`
-	Input      *string         `json:"input,omitempty"`
-	Error      *string         `json:"error,omitempty"`
-	To         string          `json:"to,omitempty"`
-	Why        string          `json:"why,omitempty"`
-	What       *string         `json:"what,omitempty"`
-	Label      string          `json:"label,omitempty"`
-	Host       json.RawMessage `json:"host,omitempty"`
-	Status     string          `json:"status,omitempty"`
+	Type       string            `json:"type"`
+	Format     string            `json:"format,omitempty"`
+	Scenario   string            `json:"scenario,omitempty"`
+	Seed       uint64            `json:"seed,omitempty"`
+	Seq        *int              `json:"seq,omitempty"`
+	T          *int64            `json:"t,omitempty"`
+	Actor      string            `json:"actor,omitempty"`
+	Kind       string            `json:"kind,omitempty"`
+	ClientTime *int64            `json:"clientTime,omitempty"`
+	Text       *string           `json:"text,omitempty"`
+	Command    json.RawMessage   `json:"command,omitempty"`
+	Effect     json.RawMessage   `json:"effect,omitempty"`
+	Input      *string           `json:"input,omitempty"`
+	Error      *string           `json:"error,omitempty"`
+	To         string            `json:"to,omitempty"`
+	Why        string            `json:"why,omitempty"`
+	What       *string           `json:"what,omitempty"`
+	Label      string            `json:"label,omitempty"`
+	Host       json.RawMessage   `json:"host,omitempty"`
+	Clients    []json.RawMessage `json:"clients,omitempty"`
+	Status     string            `json:"status,omitempty"`
 }
 
 // WriteRunFile writes the run file of trace tr of scenario name; verdict may be nil.
@@ -87,7 +89,7 @@ func WriteRunFile(w io.Writer, name string, tr *trace.Trace, verdict *Verdict) e
 			if err != nil {
 				return fmt.Errorf("record %d: %w", rec.Seq, err)
 			}
-			if err := put(runLine{Type: "probe", Seq: &seq, T: &t, Label: snap.Label, Host: h}); err != nil {
+			if err := put(runLine{Type: "probe", Seq: &seq, T: &t, Label: snap.Label, Host: h, Clients: clientStatesJSON(snap.Clients)}); err != nil {
 				return err
 			}
 			continue
@@ -131,7 +133,7 @@ func WriteRunFile(w io.Writer, name string, tr *trace.Trace, verdict *Verdict) e
 		return fmt.Errorf("final state: %w", err)
 	}
 	ft := tr.Final.Time
-	if err := put(runLine{Type: "final", T: &ft, Host: h}); err != nil {
+	if err := put(runLine{Type: "final", T: &ft, Host: h, Clients: clientStatesJSON(tr.Final.Clients)}); err != nil {
 		return err
 	}
 	if verdict != nil {
@@ -216,7 +218,11 @@ func ReadRunFile(file string, data []byte) (*RunFile, error) {
 				if err != nil {
 					return nil, fail(i, 1, "probe host state: %v", err)
 				}
-				rec.Actor, rec.Kind, rec.Payload = trace.ActorSim, trace.Probe, trace.Snapshot{Label: l.Label, Host: h}
+				cs, err := decodeClientStates(l.Clients)
+				if err != nil {
+					return nil, fail(i, 1, "probe %v", err)
+				}
+				rec.Actor, rec.Kind, rec.Payload = trace.ActorSim, trace.Probe, trace.Snapshot{Label: l.Label, Host: h, Clients: cs}
 			} else {
 				p, err := recordPayload(&l, &rec)
 				if err != nil {
@@ -233,7 +239,11 @@ func ReadRunFile(file string, data []byte) (*RunFile, error) {
 			if err != nil {
 				return nil, fail(i, 1, "final host state: %v", err)
 			}
-			rf.Trace.Final = trace.Final{Time: *l.T, Host: h}
+			cs, err := decodeClientStates(l.Clients)
+			if err != nil {
+				return nil, fail(i, 1, "final %v", err)
+			}
+			rf.Trace.Final = trace.Final{Time: *l.T, Host: h, Clients: cs}
 			final = true
 		case "verdict":
 			if l.Text == nil || l.Status == "" {
@@ -302,4 +312,32 @@ func recordPayload(l *runLine, rec *trace.Record) (trace.Payload, error) {
 		return d, nil
 	}
 	return trace.Text(*l.Text), nil
+}
+
+// clientStatesJSON are the clients' states in the client protocol's JSON.
+func clientStatesJSON(cs []wire.ClientState) []json.RawMessage {
+	if len(cs) == 0 {
+		return nil
+	}
+	out := make([]json.RawMessage, len(cs))
+	for i, c := range cs {
+		out[i] = wire.AppendClientStateJSON(nil, c)
+	}
+	return out
+}
+
+// decodeClientStates reads the clients' states of a probe or final line.
+func decodeClientStates(raw []json.RawMessage) ([]wire.ClientState, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	out := make([]wire.ClientState, len(raw))
+	for i, r := range raw {
+		c, err := wire.DecodeClientState(r)
+		if err != nil {
+			return nil, fmt.Errorf("clients[%d]: %v", i, err)
+		}
+		out[i] = c
+	}
+	return out, nil
 }

@@ -184,8 +184,8 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 			clear(cm.frozen)
 		}
 		switch a.Kind {
-		case wire.ActSubmit, wire.ActNext:
-			cm.submit = true // the primary button submits on the last question
+		case wire.ActSubmit, wire.ActNext, wire.ActContinue:
+			cm.submit = true // the primary button (Continue) submits on the last question
 		case wire.ActSkip:
 			cm.submit = true // skip on the last question submits (docs/PEER.md §6.6)
 			if k, ok := cm.cardKey(a); ok {

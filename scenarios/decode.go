@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/twosettle/twosettle/engine/wire"
 )
 
 // MaxFileSize is the largest scenario file Decode reads (and ReadFile reads at all).
@@ -1436,6 +1438,9 @@ func (d *dec) user(n *yaml.Node) (*UserAction, bool) {
 	case userDriftObject:
 		u.PPM, k = d.ppm(f["drift"], "drift")
 		ok = ok && k
+	case userInputObject:
+		u.Input, k = d.clientInput(f["input"])
+		ok = ok && k
 	default:
 		if v := f[u.Kind]; !isNull(v) {
 			u.Card, k = d.ident(v, "the card")
@@ -1570,6 +1575,14 @@ func (d *dec) expectation(n *yaml.Node) (Expectation, bool) {
 				t, k = d.duration(v, name, false)
 				e.Timer = t.String()
 			}
+		case "message":
+			e.Message, k = d.text(v, name)
+		case "outcome":
+			e.Outcome, k = d.text(v, name)
+		case "expanded":
+			var b bool
+			b, k = d.boolean(v, name)
+			e.Expanded = &b
 		case "claimed", "live", "root", "shown", "closed", "busy", "connected":
 			b, k2 := d.boolean(v, name)
 			k = k2
@@ -1775,4 +1788,18 @@ func unclosed(data []byte) (int, int, bool) {
 		return o.line, o.col, true
 	}
 	return last, 1, false
+}
+
+// clientInput reads an input step's raw client input and checks it with the protocol's
+// codec, so a bad one is reported at its file:line:col.
+func (d *dec) clientInput(n *yaml.Node) (string, bool) {
+	s, ok := d.raw(n, "input")
+	if !ok {
+		return "", false
+	}
+	if _, err := wire.DecodeClientInput([]byte(s)); err != nil {
+		d.fail(n, "write a client input of docs/PROTOCOL.md (Clients), e.g. '{\"kind\":\"tick\"}'", "input is not a client input: %v", err)
+		return "", false
+	}
+	return s, true
 }

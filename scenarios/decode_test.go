@@ -185,6 +185,8 @@ func TestDecodeReportsBadInput(t *testing.T) {
 		{"bad drift", base + "  b: {drift: 500}\n", "6:14", "drift must be a ppm value", "500ppm"},
 		{"unknown actor", base + "steps:\n  - at: 0s\n    c: focus\n", "8:5", `unknown actor "c"`, "the actors are model, host, service, net, a"},
 		{"actor typo", base + "steps:\n  - at: 0s\n    modle: header\n", "8:5", `unknown actor "modle"`, "did you mean model?"},
+		{"input not a client input", base + "steps:\n  - {at: 0s, a: {input: '{\"kind\":\"warp\"}'}}\n", "7:25", `input is not a client input: input.kind: unknown client input kind "warp"`, "docs/PROTOCOL.md"},
+		{"input not raw text", base + "steps:\n  - {at: 0s, a: {input: {kind: tick}}}\n", "7:25", "input must be a string of raw text", "single quotes"},
 		{"two actors", base + "steps:\n  - at: 0s\n    model: header\n    a: focus\n", "9:5", "a step has one actor", "two steps"},
 		{"no actor", base + "steps:\n  - at: 0s\n", "7:5", "a step needs an actor", ""},
 		{"no at", base + "steps:\n  - model: header\n", "7:5", "a step needs at:", "at: 2s"},
@@ -321,6 +323,7 @@ steps:
   - {at: 0s, a: {skip: "#1", q: q1}}
   - {at: 0s, a: {clock: -5s}}
   - {at: 0s, a: {drift: 20000ppm}}
+  - {at: 0s, a: {input: '{"kind":"from-http","rpcId":"a-r9","envelope":{"ok":true}}'}}
   - {at: 0s, session: child, a: reload}
 expect:
   - {at: end, tool-result: "c2:ptc:1", error: any}
@@ -364,6 +367,7 @@ expect:
 		{Client: "a", User: &UserAction{Kind: UserSkip, Card: "#1", Question: "q1"}},
 		{Client: "a", User: &UserAction{Kind: UserClock, By: -5000}},
 		{Client: "a", User: &UserAction{Kind: UserDrift, PPM: 20000}},
+		{Client: "a", User: &UserAction{Kind: UserInput, Input: `{"kind":"from-http","rpcId":"a-r9","envelope":{"ok":true}}`}},
 		{Session: "child", Client: "a", User: &UserAction{Kind: UserReload}},
 	}
 	if d := cmp.Diff(wantSteps, s.Steps, ignorePos); d != "" {

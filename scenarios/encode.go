@@ -476,6 +476,8 @@ func userNode(u *UserAction) *yaml.Node {
 		return flow().add("clock", word(u.By.Signed())).n
 	case UserDrift:
 		return flow().add("drift", word(FormatPPM(u.PPM))).n
+	case UserInput:
+		return flow().add("input", str(u.Input)).n
 	}
 	if u.Card == "" && u.Question == "" {
 		return word(u.Kind)
@@ -595,6 +597,15 @@ func expectNode(e *Expectation) *yaml.Node {
 		}
 		m.add("action", str(a))
 	}
+	if e.Message != "" {
+		m.add("message", str(e.Message))
+	}
+	if e.Outcome != "" {
+		m.add("outcome", str(e.Outcome))
+	}
+	if e.Expanded != nil {
+		m.add("expanded", boolNode(*e.Expanded))
+	}
 	if e.Lines != nil {
 		items := make([]*yaml.Node, len(e.Lines))
 		for i, l := range e.Lines {
@@ -606,7 +617,9 @@ func expectNode(e *Expectation) *yaml.Node {
 		m.add("raw", str(*e.Raw))
 	}
 	if e.ViewQuestions != nil {
-		m.add("call", str(e.ViewCall))
+		if e.ViewCall != "" {
+			m.add("call", str(e.ViewCall))
+		}
 		m.add("questions", questionsNode(e.ViewQuestions))
 	}
 	if e.None {

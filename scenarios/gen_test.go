@@ -407,7 +407,7 @@ func (g *gen) step(at Duration) Step {
 	default:
 		st.Session = g.session()
 		st.Client = rapid.SampledFrom(g.clients).Draw(g.t, "client")
-		u := &UserAction{Kind: rapid.SampledFrom(append(append([]string{UserChoose, UserType, UserClock, UserDrift}, userCardVerbs...), userWords...)).Draw(g.t, "user")}
+		u := &UserAction{Kind: rapid.SampledFrom(append(append([]string{UserChoose, UserType, UserClock, UserDrift, UserInput}, userCardVerbs...), userWords...)).Draw(g.t, "user")}
 		card := func() string {
 			opts := []string{"", "#1", "#12"}
 			opts = append(opts, g.calls...)
@@ -430,7 +430,11 @@ func (g *gen) step(at Duration) Step {
 			u.By = g.signed("by")
 		case UserDrift:
 			u.PPM = rapid.SampledFrom([]int64{0, 20000, -500}).Draw(g.t, "ppm")
-		case UserWindowBlur, UserWindowFocus, UserTeardown, UserReload, UserCrash:
+		case UserInput:
+			u.Input = rapid.SampledFrom([]string{`{"kind":"tick"}`, `{"kind":"link-down"}`,
+				`{"kind":"from-host","frame":{"kind":"stream-item","streamId":"a-s1","value":{"remainingMs":5}}}`,
+				`{"kind":"from-http","rpcId":"a-r1","envelope":{"ok":false,"error":{"code":"X","message":"it's: odd"}}}`}).Draw(g.t, "input")
+		case UserWindowBlur, UserWindowFocus, UserTeardown, UserReload, UserCrash, UserUnbind, UserBind:
 		default:
 			u.Card = card()
 			if u.Kind == UserSkip && rapid.Bool().Draw(g.t, "q?") {
@@ -613,6 +617,9 @@ func (g *gen) expectation(limit Duration) (Expectation, bool) {
 			e.CardKind = rapid.SampledFrom(cardKinds).Draw(g.t, "card-kind")
 			e.Draft = "{q=-}"
 		}
+		if maybe("questions?") {
+			e.ViewQuestions = g.questions(false)
+		}
 	case ExpectRow:
 		e.Subject = rapid.SampledFrom(g.calls).Draw(g.t, "call")
 		client()
@@ -630,6 +637,9 @@ func (g *gen) expectation(limit Duration) (Expectation, bool) {
 		if maybe("action?") {
 			a := rapid.SampledFrom([]string{"", "Answer", "View answers"}).Draw(g.t, "action")
 			e.Action = &a
+		}
+		if maybe("expanded?") {
+			e.Expanded = bptr("expanded")
 		}
 		if maybe("lines?") {
 			e.Lines = []string{}
@@ -653,6 +663,12 @@ func (g *gen) expectation(limit Duration) (Expectation, bool) {
 			e.Raw = &r
 		} else if maybe("lines?") {
 			e.Lines = []string{g.line("line")}
+		}
+		if maybe("reply fields?") {
+			e.ViewQuestions = g.questions(false)
+			e.Message = g.line("message")
+			e.Outcome = "answered"
+			e.Time = dptr("time")
 		}
 		if maybe("count?") {
 			e.Count = ptr(rapid.IntRange(0, 2).Draw(g.t, "count"))

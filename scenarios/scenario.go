@@ -377,12 +377,19 @@ const (
 	UserDiscard     = "discard"
 	UserWindowBlur  = "window-blur"
 	UserWindowFocus = "window-focus"
-	UserDelegate    = "delegate" // the UI hands the card's request on (CLAIM-4)
-	UserTeardown    = "teardown" // the questions UI plugin is torn down (CARD-12)
-	UserReload      = "reload"   // the page reloads: drafts survive, the rest is lost
-	UserCrash       = "crash"    // the client is gone for good
-	UserClock       = "clock"    // the client's clock jumps by By
-	UserDrift       = "drift"    // the client's clock drift becomes PPM
+	UserDelegate    = "delegate"   // the UI hands the card's request on (CLAIM-4)
+	UserTeardown    = "teardown"   // the questions UI plugin is torn down (CARD-12)
+	UserContinue    = "continue"   // the guarded Continue: the primary button or Enter
+	UserToggleRow   = "toggle-row" // the tool row's own expand/collapse toggle
+	UserUnbind      = "unbind"     // the step's Session leaves the client's view (not followed)
+	UserBind        = "bind"       // the step's Session is bound again (reconciled at once)
+	UserReload      = "reload"     // the page reloads: drafts survive, the rest is lost
+	UserCrash       = "crash"      // the client is gone for good
+	UserClock       = "clock"      // the client's clock jumps by By
+	UserDrift       = "drift"      // the client's clock drift becomes PPM
+	// UserInput delivers Input, the JSON of a client input (docs/PROTOCOL.md "Clients"),
+	// to the client as it is: a frame or a reply as a real host may send it.
+	UserInput = "input"
 )
 
 // UserAction is one action of a client's user (or of its browser).
@@ -398,6 +405,8 @@ type UserAction struct {
 	// By is a clock jump; PPM a new drift.
 	By  Duration
 	PPM int64
+	// Input is the raw client input of an input step.
+	Input string
 }
 
 // Expectation kinds.
@@ -480,12 +489,17 @@ type Expectation struct {
 	Draft     string
 	Summary   string
 	Action    *string // "" asserts no action
+	Expanded  *bool   // a row's disclosure is open
+	// Node: the reply's message id and its source's outcome (its time is Time).
+	Message string
+	Outcome string
 	// Row transcript or node lines, exactly.
 	Lines []string
 	// Node raw text.
 	Raw *string
 
-	// View: the questions of one active call (ViewQuestions nil: not asserted).
+	// View: the questions of one active call (ViewQuestions nil: not asserted). A card and
+	// a node check their questions with the same field (questions:, no call:).
 	ViewCall      string
 	ViewQuestions []Question
 

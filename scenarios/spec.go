@@ -241,9 +241,9 @@ var (
 // User actions: a plain word, or one verb key with its modifiers.
 var (
 	// userCardVerbs take the card (a call id, "#N", or nothing for the card in the composer seat).
-	userCardVerbs = []string{UserFocus, UserBlur, UserSkip, UserNext, UserPrev, UserTakeTime, UserSubmit, UserHide, UserClose, UserReopen, UserDiscard, UserDelegate}
+	userCardVerbs = []string{UserFocus, UserBlur, UserSkip, UserNext, UserPrev, UserTakeTime, UserSubmit, UserHide, UserClose, UserReopen, UserDiscard, UserDelegate, UserContinue, UserToggleRow}
 	// userWords are written as a plain word only.
-	userWords       = []string{UserWindowBlur, UserWindowFocus, UserTeardown, UserReload, UserCrash}
+	userWords       = []string{UserWindowBlur, UserWindowFocus, UserTeardown, UserReload, UserCrash, UserUnbind, UserBind}
 	userCardObjects = func() []*object {
 		var out []*object
 		for _, v := range userCardVerbs {
@@ -271,22 +271,27 @@ var (
 	userDriftObject = &object{Name: "user-drift", Doc: "The client's clock drift changes from now on.", Keys: []key{
 		{"drift", "ppm", true, "The new drift, e.g. 20000ppm."},
 	}}
-	userObjects = append(append([]*object(nil), userCardObjects...), userChooseObject, userTypeObject, userClockObject, userDriftObject)
+	userInputObject = &object{Name: "user-input", Doc: "A client input delivered as it is (a frame or a reply as a real host may send it).", Keys: []key{
+		{"input", "raw", true, "The client input's JSON (docs/PROTOCOL.md, Clients), e.g. '{\"kind\":\"from-host\",\"frame\":{…}}'."},
+	}}
+	userObjects = append(append([]*object(nil), userCardObjects...), userChooseObject, userTypeObject, userClockObject, userDriftObject, userInputObject)
 )
 
 var userDocs = map[string]string{
-	UserFocus:    "Focus moves into the card's answer surface.",
-	UserBlur:     "Focus leaves it.",
-	UserSkip:     "Skip the current question.",
-	UserNext:     "Pager: the next question (navigation, not an edit).",
-	UserPrev:     "Pager: the previous question.",
-	UserTakeTime: "Take time: freeze this client's countdown for good.",
-	UserSubmit:   "Submit the batch.",
-	UserHide:     "Hide the panel of a keyed card.",
-	UserClose:    "The close button: hide (keyed card) or cancel with ASK_CANCELLED (unkeyed card).",
-	UserReopen:   "The tool row's action (Answer / View answers).",
-	UserDiscard:  "Discard the queued reply of the card from the inbox.",
-	UserDelegate: "The UI hands the card's forwarded request on: its claim is released, then next().",
+	UserFocus:     "Focus moves into the card's answer surface.",
+	UserBlur:      "Focus leaves it.",
+	UserSkip:      "Skip the current question.",
+	UserNext:      "Pager: the next question (navigation, not an edit).",
+	UserPrev:      "Pager: the previous question.",
+	UserTakeTime:  "Take time: freeze this client's countdown for good.",
+	UserSubmit:    "Submit the batch.",
+	UserHide:      "Hide the panel of a keyed card.",
+	UserClose:     "The close button: hide (keyed card) or cancel with ASK_CANCELLED (unkeyed card).",
+	UserReopen:    "The tool row's action (Answer / View answers).",
+	UserDiscard:   "Discard the queued reply of the card from the inbox.",
+	UserDelegate:  "The UI hands the card's forwarded request on: its claim is released, then next().",
+	UserContinue:  "The guarded Continue (the primary button, or Enter in the text field): refused while the current question is unanswered, next question otherwise, submit on the last.",
+	UserToggleRow: "The tool row's own expand/collapse toggle (its disclosure, not the Answer / View answers pill); name the call.",
 }
 
 var injectObject = &object{Name: "inject", Doc: "An $events/result a client sends for a delivery: next, an answer, or a rejection; or a claim stream it opens.", Keys: []key{
@@ -407,6 +412,7 @@ var expectKinds = []*object{
 		{"focus", "bool", false, "The page's focus is in its answer surface (by the user, or autofocus)."},
 		{"kind", "#card-kind", false, "question, plan-review or review."},
 		{"composer", "text", false, "The composer's draft, exactly, e.g. {pkg=[bun]} or {pkg=-} (- not answered yet)."},
+		{"questions", "#questions", false, "The card's questions, exactly, in order (id, question, header, detail, options, multi), written as a model's ask writes them."},
 		{"none", "true", false, "There is no such card."},
 	}},
 	{Name: ExpectRow, Doc: "A client's ask_user_question tool row.", Keys: []key{
@@ -418,6 +424,7 @@ var expectKinds = []*object{
 		{"action", "text", false, "The action (Answer, View answers), or none."},
 		{"lines", "#texts", false, "The transcript lines, exactly."},
 		{"contains", "text", false, "A transcript line contains this."},
+		{"expanded", "bool", false, "The row's disclosure is open."},
 		{"none", "true", false, "There is no such row."},
 	}},
 	{Name: ExpectNode, Doc: "A client's late-reply conversation node.", Keys: []key{
@@ -426,6 +433,10 @@ var expectKinds = []*object{
 		{"session", "ident", false, "The Session (default: the first)."},
 		{"lines", "#texts", false, "Its question: answer lines, exactly."},
 		{"raw", "text", false, "Its raw text (an unreadable reply)."},
+		{"questions", "#questions", false, "The questions its text records, exactly, in order, as for a card."},
+		{"message", "text", false, "The reply's message id."},
+		{"time", "duration", false, "When the reply was admitted (its user/message event's time)."},
+		{"outcome", "text", false, "The reply's source outcome (answered)."},
 		{"count", "uint", false, "How many nodes the call has (default: at least one)."},
 		{"none", "true", false, "There is no such node."},
 	}},

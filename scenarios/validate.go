@@ -7,6 +7,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/twosettle/twosettle/engine/session"
+	"github.com/twosettle/twosettle/engine/wire"
 )
 
 // Validate checks what a scenario means, beyond what a YAML decoder can see: names,
@@ -227,9 +230,62 @@ func CallIDs(s *Scenario) map[string]bool {
 			} else {
 				out[AskTimedCall(st.Service, ids[i])] = true
 			}
+		case st.User != nil && st.User.Kind == UserInput:
+			if u, ok := inputUpdate(st.User.Input); ok {
+				for _, e := range u.Events {
+					if c, ok := e.Data.(session.ToolCall); ok && c.CallID != "" {
+						out[c.CallID] = true
+					}
+				}
+			}
+			if id := inputWaitCall(st.User.Input); id != "" {
+				out[id] = true
+			}
 		}
 	}
 	return out
+}
+
+// inputWaitCall is the call id of the wait a waterfall an input step delivers names, if
+// any: its card is named by that call id.
+func inputWaitCall(raw string) string {
+	in, err := wire.DecodeClientInput([]byte(raw))
+	if err != nil {
+		return ""
+	}
+	fh, ok := in.(wire.FromHost)
+	if !ok {
+		return ""
+	}
+	w, ok := fh.Frame.(wire.Waterfall)
+	if !ok {
+		return ""
+	}
+	var req struct {
+		Wait struct {
+			CallID string `json:"callId"`
+		} `json:"wait"`
+	}
+	if json.Unmarshal(w.Request, &req) != nil {
+		return ""
+	}
+	return req.Wait.CallID
+}
+
+// inputUpdate is the Session update an input step delivers, if it delivers one: its
+// Session and tool calls are known to the scenario from that step on (a client may be
+// shown a Session the host never opened, as a real host may send it).
+func inputUpdate(raw string) (wire.SessionUpdate, bool) {
+	in, err := wire.DecodeClientInput([]byte(raw))
+	if err != nil {
+		return wire.SessionUpdate{}, false
+	}
+	fh, ok := in.(wire.FromHost)
+	if !ok {
+		return wire.SessionUpdate{}, false
+	}
+	u, ok := fh.Frame.(wire.SessionUpdate)
+	return u, ok
 }
 
 var rawSubCall = regexp.MustCompile(`^(.+):ptc:[1-9][0-9]*$`)
@@ -382,6 +438,11 @@ func (v *validator) step(st *Step) {
 	default:
 		v.client(st.Pos, st.Client)
 		v.user(st.Pos, st.User)
+		if st.User != nil && st.User.Kind == UserInput {
+			if u, ok := inputUpdate(st.User.Input); ok && u.Session != "" {
+				v.sessions[u.Session] = true
+			}
+		}
 	}
 }
 
@@ -532,7 +593,7 @@ func (v *validator) service(p Pos, c *ServiceCall) {
 
 func (v *validator) user(p Pos, u *UserAction) {
 	known := false
-	for _, w := range append(append([]string{UserChoose, UserType, UserClock, UserDrift}, userCardVerbs...), userWords...) {
+	for _, w := range append(append([]string{UserChoose, UserType, UserClock, UserDrift, UserInput}, userCardVerbs...), userWords...) {
 		known = known || w == u.Kind
 	}
 	if !known {
@@ -549,7 +610,14 @@ func (v *validator) user(p Pos, u *UserAction) {
 		if u.By == 0 {
 			v.fail(p, "write a jump like +30s", "a clock jump of 0 does nothing")
 		}
-	case UserWindowBlur, UserWindowFocus, UserTeardown, UserReload, UserCrash:
+	case UserInput:
+		if _, err := wire.DecodeClientInput([]byte(u.Input)); err != nil {
+			v.fail(p, "write a client input of docs/PROTOCOL.md (Clients)", "input is not a client input: %v", err)
+		}
+		if u.Card != "" {
+			v.fail(p, "", "input is not about a card")
+		}
+	case UserWindowBlur, UserWindowFocus, UserTeardown, UserReload, UserCrash, UserUnbind, UserBind:
 		if u.Card != "" || u.Question != "" {
 			v.fail(p, "write it as a plain word", "%s is not about a card", u.Kind)
 		}
@@ -557,7 +625,7 @@ func (v *validator) user(p Pos, u *UserAction) {
 	if u.Question != "" && u.Kind != UserChoose && u.Kind != UserType && u.Kind != UserSkip {
 		v.fail(p, "q: goes with choose, type and skip", "q: does not go with %s", u.Kind)
 	}
-	if u.By != 0 && u.Kind != UserClock || u.PPM != 0 && u.Kind != UserDrift || u.Label != "" && u.Kind != UserChoose || u.Text != "" && u.Kind != UserType {
+	if u.By != 0 && u.Kind != UserClock || u.PPM != 0 && u.Kind != UserDrift || u.Label != "" && u.Kind != UserChoose || u.Text != "" && u.Kind != UserType || u.Input != "" && u.Kind != UserInput {
 		v.fail(p, "", "a field that does not go with %s", u.Kind)
 	}
 }
@@ -679,7 +747,7 @@ func (v *validator) expectation(e *Expectation) {
 			v.fail(p, "write the text to look for", "an empty %s", e.Kind)
 		}
 	}
-	if (e.ViewCall == "") != (e.ViewQuestions == nil) {
+	if e.Kind == ExpectView && (e.ViewCall == "") != (e.ViewQuestions == nil) {
 		v.fail(p, "write call: and questions: together", "a view's questions belong to one call")
 	}
 	if e.Countdown != "" {

@@ -70,7 +70,7 @@ type Clock struct {
 }
 
 // Step is one scripted action at virtual time At, addressed to one actor. Exactly one of
-// the payload fields is set (Host, User, Net, Fault, Probe).
+// the payload fields is set (Host, User, Input, Net, Fault, Probe).
 type Step struct {
 	At wire.Time
 	// Host is a command delivered to the host as it is: model actions (Header, ToolCall,
@@ -82,6 +82,10 @@ type Step struct {
 	// Client and User: an action of that client's user.
 	Client string
 	User   *wire.UserAction
+	// Client and Input: an input delivered to that client as it is, below its user and
+	// its network (a frame or a reply as a real host may send it; docs/PROTOCOL.md
+	// "Clients").
+	Input wire.ClientInput
 	// Net is a network action.
 	Net *NetAction
 	// Fault is a fault at a named point.

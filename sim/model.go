@@ -166,6 +166,8 @@ func (r *Runner) step(i int) {
 		r.applyHost(st.Host, true)
 	case st.User != nil:
 		r.applyClient(r.clientIndex(st.Client), wire.User{Action: *st.User}, false)
+	case st.Input != nil:
+		r.applyClient(r.clientIndex(st.Client), st.Input, false)
 	case st.Net != nil:
 		r.netAction(st.Net, false)
 	case st.Fault != nil:

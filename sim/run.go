@@ -45,7 +45,7 @@ type Runner struct {
 	recs   []trace.Record
 	maxRec int
 	err    error
-	lost   bool // the host's port returned a wire.PortLost: no further host Apply
+	lost   bool // a port (the host's or a client's) returned a wire.PortLost: no further Apply
 
 	pcgSched, pcgNet, pcgFault *rand.PCG
 	sched, net, fault          *rand.Rand

@@ -61,6 +61,7 @@ func copyClientState(c wire.ClientState) wire.ClientState {
 				cd := *card.Countdown
 				card.Countdown = &cd
 			}
+			card.Questions = clone(card.Questions)
 			out.Cards[i] = card
 		}
 	}
@@ -79,6 +80,7 @@ func copyClientState(c wire.ClientState) wire.ClientState {
 		out.Nodes = make([]wire.NodeState, len(c.Nodes))
 		for i, n := range c.Nodes {
 			n.Lines = clone(n.Lines)
+			n.Questions = clone(n.Questions)
 			out.Nodes[i] = n
 		}
 	}

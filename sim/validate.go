@@ -46,9 +46,8 @@ var knownNet = []string{NetDisconnect, NetReconnect, NetPartition, NetDelay, Net
 
 var knownFaults = []string{FaultCrash, FaultReload, FaultClientCrash, FaultClockJump, FaultClockDrift, FaultCancelTurn, FaultInboxWrite, FaultHostStall}
 
-var knownActs = []string{wire.ActFocus, wire.ActBlur, wire.ActType, wire.ActChoose, wire.ActSkip, wire.ActNext,
-	wire.ActPrev, wire.ActTakeTime, wire.ActSubmit, wire.ActHide, wire.ActClose, wire.ActReopen, wire.ActDiscard,
-	wire.ActWindowBlur, wire.ActWindowFocus, wire.ActDelegate, wire.ActTeardown}
+// knownActs are the user action kinds of the protocol (wire.UserActionKinds).
+var knownActs = wire.UserActionKinds()
 
 func oneOf(v string, known []string) bool {
 	for _, k := range known {
@@ -163,6 +162,9 @@ func Validate(cfg *Config) error {
 		if st.User != nil {
 			n++
 		}
+		if st.Input != nil {
+			n++
+		}
 		if st.Net != nil {
 			n++
 		}
@@ -173,10 +175,10 @@ func Validate(cfg *Config) error {
 			n++
 		}
 		if n != 1 {
-			return bad("", "a step needs exactly one of host, user, net, fault, probe (has "+strconv.Itoa(n)+")")
+			return bad("", "a step needs exactly one of host, user, input, net, fault, probe (has "+strconv.Itoa(n)+")")
 		}
-		if st.Client != "" && st.User == nil {
-			return bad("client", "client is only for user steps (net and fault name their own client)")
+		if st.Client != "" && st.User == nil && st.Input == nil {
+			return bad("client", "client is only for user and input steps (net and fault name their own client)")
 		}
 		switch {
 		case st.Host != nil:
@@ -189,6 +191,10 @@ func Validate(cfg *Config) error {
 			}
 			if !oneOf(st.User.Kind, knownActs) {
 				return bad("user.kind", "unknown user action "+strconv.Quote(st.User.Kind)+" (known: "+quoteList(knownActs)+")")
+			}
+		case st.Input != nil:
+			if !known.has(st.Client) {
+				return unknownClient(si, st, "client", st.Client)
 			}
 		case st.Net != nil:
 			if !oneOf(st.Net.Kind, knownNet) {

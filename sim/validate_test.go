@@ -57,7 +57,11 @@ func TestValidateRejectsWhatTheSimulatorCannotHonour(t *testing.T) {
 		{"negative step time", func(c *Config) { c.Steps = []Step{{At: -1, Probe: "a"}} }, "negative time"},
 		{"empty step", func(c *Config) { c.Steps = []Step{{At: 1}} }, "exactly one of"},
 		{"two payloads", func(c *Config) { c.Steps = []Step{{At: 1, Probe: "a", Host: wire.Tick{}}} }, "exactly one of"},
-		{"client on a host step", func(c *Config) { c.Steps = []Step{{At: 1, Client: "c1", Host: wire.Tick{}}} }, "client is only for user steps"},
+		{"client on a host step", func(c *Config) { c.Steps = []Step{{At: 1, Client: "c1", Host: wire.Tick{}}} }, "client is only for user and input steps"},
+		{"input for an unknown client", func(c *Config) { c.Steps = []Step{{At: 1, Client: "c9", Input: wire.ClientTick{}}} }, "unknown client"},
+		{"input with a user action", func(c *Config) {
+			c.Steps = []Step{{At: 1, Client: "c1", Input: wire.ClientTick{}, User: &wire.UserAction{Kind: wire.ActFocus}}}
+		}, "exactly one of host, user, input"},
 		{"connect as a host command", func(c *Config) { c.Steps = []Step{{Host: wire.Connect{Client: "c1"}}} }, "network actions"},
 		{"scripted restart inside an apply", func(c *Config) { c.Steps = []Step{{Host: wire.Restart{CutAfter: 0}}} }, "between commands"},
 		{"raw event result for an unknown client", func(c *Config) { c.Steps = []Step{{Host: wire.EventResult{Client: "c7"}}} }, "unknown client"},

@@ -15,7 +15,7 @@ import (
 var actionKinds = []string{
 	wire.ActFocus, wire.ActBlur, wire.ActType, wire.ActChoose, wire.ActSkip, wire.ActNext, wire.ActPrev,
 	wire.ActTakeTime, wire.ActSubmit, wire.ActHide, wire.ActClose, wire.ActReopen, wire.ActDiscard,
-	wire.ActWindowBlur, wire.ActWindowFocus, wire.ActDelegate, wire.ActTeardown,
+	wire.ActWindowBlur, wire.ActWindowFocus, wire.ActDelegate, wire.ActTeardown, wire.ActContinue, wire.ActToggleRow, wire.ActUnbind, wire.ActBind,
 }
 
 // plan checks a user action against the client's state without changing anything and
@@ -52,6 +52,14 @@ func (c *Client) plan(a wire.UserAction) (func(), error) {
 		return c.teardown, nil
 	case wire.ActReopen:
 		return c.planReopen(a)
+	case wire.ActUnbind, wire.ActBind:
+		return c.planBinding(a)
+	case wire.ActToggleRow:
+		s, r, err := c.findRow(a)
+		if err != nil {
+			return nil, errors.New(strings.Replace(err.Error(), "reopen:", "toggle-row:", 1))
+		}
+		return func() { c.toggleRow(s, r.callID) }, nil
 	case wire.ActDiscard:
 		return c.planDiscard(a)
 	case wire.ActDelegate:
@@ -138,6 +146,22 @@ func (c *Client) plan(a wire.UserAction) (func(), error) {
 	}
 	if k.kind == kindPlanReview {
 		return c.planPlanReview(a, k)
+	}
+	if a.Kind == wire.ActContinue {
+		d := k.drafts[k.index]
+		if !d.answered() {
+			return nil, fmt.Errorf("continue: card %s, question %s: %s", k.address(), k.questions[k.index].ID, msgUnanswered)
+		}
+		if k.index < len(k.questions)-1 {
+			return func() {
+				k.index++
+				c.persist(k)
+			}, nil
+		}
+		if k.channel() == wire.ChannelNone {
+			return nil, fmt.Errorf("continue: card %s has no answer channel yet, submission is disabled (state=%s)", k.address(), k.state)
+		}
+		return func() { c.submit(k) }, nil
 	}
 	if a.Kind == wire.ActSubmit {
 		if k.channel() == wire.ChannelNone {

@@ -23,6 +23,7 @@ const (
 // Composer messages (docs/PEER.md §6.10).
 const (
 	msgIncomplete    = "Please complete this question first."
+	msgUnanswered    = "Please select an option or enter a custom answer."
 	msgUnavailable   = "Cannot submit right now; try again in a moment."
 	msgResubmit      = "The answer did not arrive before work continued; submit it again."
 	msgRedelivered   = "The answer did not arrive; submit it again."
@@ -314,6 +315,7 @@ func (c *card) snapshot(now int64, seat, focus bool) wire.CardState {
 		Hint:      c.hint,
 		Index:     c.index,
 		Draft:     c.draftText(),
+		Questions: c.questions,
 	}
 }
 

@@ -104,10 +104,15 @@ type sessionView struct {
 	n          int
 	questions  wire.QuestionsView
 	inbox      wire.InboxView
-	reconciled bool  // a projection arrived in this page load
-	seat       *card // the card the composer rendered after the last input
-	expanded   map[string]bool
-	broken     bool // an update left a gap in the log: further appends are ignored until a reset
+	reconciled bool // a projection arrived in this page load
+	unbound    bool // the Session lost its binding: its projection is not followed (wire.ActUnbind)
+	// prunePending: the seat card mounted before the Session's first projection of this
+	// page load (a replayed request after a reload), so its prune waits for that
+	// projection (DRAFT-3).
+	prunePending bool
+	seat         *card // the card the composer rendered after the last input
+	expanded     map[string]bool
+	broken       bool // an update left a gap in the log: further appends are ignored until a reset
 }
 
 // follows reports whether events are the ones right after the known log (seqs n, n+1, …).
@@ -320,7 +325,9 @@ func (c *Client) sessionOf(id string) *sessionView {
 
 // settleView recomputes each Session's composer seat after an input: a card that leaves
 // the seat unmounts (its focus pause is released), a card that takes it mounts (the
-// Session's drafts are pruned to its live cards, DRAFT-3) and may autofocus (CD-8).
+// Session's drafts are pruned to its live cards, DRAFT-3) and may autofocus (CD-8). A
+// mount before the Session's first projection of the page load prunes when that projection
+// has been reconciled, so the cards it recreates keep their drafts and stale ones go.
 func (c *Client) settleView() {
 	for i, id := range c.page.order {
 		s := c.page.views[i]
@@ -334,6 +341,8 @@ func (c *Client) settleView() {
 			if seat != nil {
 				c.mount(s, seat)
 			}
+		} else if seat != nil && s.prunePending && s.reconciled {
+			c.mount(s, seat) // the projection the mount waited for has come (DRAFT-3)
 		}
 		if seat != nil {
 			c.autofocus(seat)
@@ -378,8 +387,10 @@ func (c *Client) findSeat(session string) *card {
 
 func (c *Client) mount(s *sessionView, k *card) {
 	if !s.reconciled {
+		s.prunePending = true
 		return
 	}
+	s.prunePending = false
 	c.drafts.prune(s.id, func(key string) bool {
 		o := c.page.byKey.at(key)
 		return o != nil && o.session == s.id

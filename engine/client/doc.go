@@ -123,7 +123,9 @@
 //   - Stored drafts are restored when a card is created, not when its composer first
 //     renders, so a frozen disposition holds on a hidden card after a reload (the peer
 //     applies it on mount). Pruning on mount waits until the Session's projection has
-//     arrived in this page load, so drafts of cards the first update will recreate survive.
+//     arrived in this page load, so drafts of cards the first update will recreate survive;
+//     a card mounted before it (a replayed request after a reload) prunes once that
+//     projection is reconciled, whether or not the seat moves (DRAFT-3).
 //     A stored draft that does not fit its card is dropped from the store.
 //   - The draft is persisted on every progress change, navigation included.
 //   - Malformed projection rows (no call id, no questions, an unknown state) and inbox
@@ -137,6 +139,22 @@
 //     disposer drops it at once).
 //   - A queued reply's "View answers" toggles the row's disclosure; an Answer pill with no
 //     card to reveal toggles it too.
+//   - The row's best-effort answered count (docs/PEER.md §7.3 row 5, between the exact count and
+//     the generic summary; the spec does not define it): when a successful result's text
+//     is a JSON object whose "answers" is a non-empty array whose items are not all valid,
+//     the summary is "N/M answered" over its M items, N of them objects with a non-empty
+//     "selected" array or a non-empty string "custom"; the transcript stays the raw IN/OUT.
+//   - The guarded Continue (wire.ActContinue: the primary button, or Enter in the text
+//     field) is refused with the spec's "Please select an option or enter a custom
+//     answer." while the current question is unanswered (the peer disables the button and
+//     shows the message; a refused input leaves the state unchanged), moves to the next
+//     question otherwise and submits on the last (refused with no channel there).
+//   - The tool row's own toggle (wire.ActToggleRow) opens and closes its disclosure only;
+//     the pill (wire.ActReopen) is the row's action.
+//   - Unbinding a Session (wire.ActUnbind) keeps everything it shows but stops following
+//     its projection: no card is created or swept from it until wire.ActBind, which
+//     reconciles the latest views at once. Deliveries still create cards (the listener is
+//     the page's, not the Session's). A reload binds every Session again.
 //   - Rows exist for top-level ask_user_question calls only; a PTC sub-call's continued
 //     question gets its card from the projection but has no row of its own.
 //   - An RPC whose reply never comes leaves its card busy until a reload (the peer's fetch

@@ -133,4 +133,23 @@ func TestDrafts(t *testing.T) {
 			t.Fatal(d)
 		}
 	})
+	t.Run("DRAFT-3 a mount before the first projection prunes when it comes, even if the seat stays", func(t *testing.T) {
+		stale := progress{drafts: []qdraft{{custom: "old"}}}.encode()
+		x := newHWith(t, Config{Name: "c1", Drafts: []wire.DraftState{
+			{Session: "s1", Key: "question:s1:c9", JSON: stale}, // settled while this client was away
+		}})
+		x.at(0, ready(1))
+		x.at(0, wf("e1", "s1", "c1", "keyed", qPkg)) // the replayed request takes the seat
+		if n := len(x.c.State().Drafts); n != 1 {
+			t.Fatalf("pruned before the projection arrived: %v", x.c.State().Drafts)
+		}
+		// The projection lists only c1: no card is created, the seat does not move.
+		x.at(0, update("s1", view(qs(qPkg), "c1:open"), noInbox))
+		if !x.card("c1").Seat {
+			t.Fatal(x.card("c1"))
+		}
+		if d := x.c.State().Drafts; len(d) != 0 {
+			t.Fatalf("the stale draft survived the first projection: %v", d)
+		}
+	})
 }

@@ -122,8 +122,10 @@ func nodes(rd *reader, s *sessionView, mutants mutant.Set) []wire.NodeState {
 		if !um.Message.NoText {
 			text = um.Message.Text
 		}
-		n := wire.NodeState{Session: s.id, Seq: e.Seq, CallID: call, Text: text}
+		n := wire.NodeState{Session: s.id, Seq: e.Seq, CallID: call, Text: text,
+			MessageID: um.Message.ID, Time: e.Time, Outcome: um.Message.Source.Outcome}
 		qs, as := rd.replyPairsOf(text)
+		n.Questions = qs
 		for _, q := range qs {
 			head := q.Question
 			if q.Header != nil && *q.Header != "" && *q.Header != q.Question {

@@ -303,6 +303,33 @@ func answerList(v jv) ([]wire.AnswerItem, bool) {
 	return out, true
 }
 
+// rawAnsweredCount is the row's best-effort count when a result's answers are not all
+// valid items (docs/PEER.md §7.3, between the exact count and the generic summary): the text is
+// a JSON object whose "answers" is a non-empty array; of its M entries, N are objects
+// with a non-empty "selected" array or a non-empty string "custom" (the answered count's
+// rule, read leniently: a malformed entry is one more unanswered item).
+func (rd *reader) rawAnsweredCount(text string) (n, m int, ok bool) {
+	top, ok := rd.object(text)
+	if !ok {
+		return 0, 0, false
+	}
+	as := top.get("answers")
+	if !as.isArray() || len(as.vals) == 0 {
+		return 0, 0, false
+	}
+	for _, it := range as.vals {
+		if !it.isObject() {
+			continue
+		}
+		if sel := it.get("selected"); sel.isArray() && len(sel.vals) > 0 {
+			n++
+		} else if c, _ := it.get("custom").asString(); c != "" {
+			n++
+		}
+	}
+	return n, len(as.vals), true
+}
+
 // isPendingResult is the row's pending test: pending === true and a string callId.
 func (rd *reader) isPendingResult(text string) bool {
 	if !strings.Contains(text, `pending`) && strings.IndexByte(text, '\\') < 0 {

@@ -94,8 +94,8 @@ func validRow(r wire.PendingRow) bool {
 // when its call is not listed, no forwarded request remains and no waterfall is attached
 // (CARD-8, CARD-2).
 func (c *Client) reconcile(s *sessionView) {
-	if c.page.torn {
-		return
+	if c.page.torn || s.unbound {
+		return // an unbound Session is not followed (docs/PEER.md §6.5)
 	}
 	var buf [8]string
 	rows := buf[:0]

@@ -27,9 +27,13 @@ const (
 	verdictInterrupted = "This question set was interrupted before answers were submitted."
 	verdictPending     = "These pending questions remain answerable from the composer."
 	verdictClosed      = "This question is closed; its outcome is in the conversation below."
-	labelAnswer        = "Answer"
-	labelViewAnswers   = "View answers"
-	notAnswered        = "Not answered"
+	// summaryContinued is the summary of a row whose question is continued and still
+	// answerable: a pending result or TOOL_OUTCOME_UNKNOWN (the decision: a tool/result
+	// "makes it continued for pending or TOOL_OUTCOME_UNKNOWN"; docs/PEER.md §7.3 rows 4 and 5).
+	summaryContinued = "continued; answer still available"
+	labelAnswer      = "Answer"
+	labelViewAnswers = "View answers"
+	notAnswered      = "Not answered"
 )
 
 // rowInfo is one ask_user_question tool row, computed from the tool call and result, the
@@ -184,7 +188,7 @@ func computeRow(rd *reader, s *sessionView, src rowSource, blk *entryBlock, unkn
 	case code == wire.ToolOutcomeUnknown && (answerable || isSettled) && !unknownIsFailure: // MUTANT unknown-outcome-row-closed skips it
 		switch {
 		case answerable:
-			r.summary = "continued; answer still available"
+			r.summary = summaryContinued
 			r.transcript = unansweredLines(verdictPending, r.questions)
 			r.action = actAnswer
 		case len(settled.Answers) == 0:
@@ -196,7 +200,7 @@ func computeRow(rd *reader, s *sessionView, src rowSource, blk *entryBlock, unkn
 		pending := rd.isPendingResult(res.Text)
 		switch {
 		case pending && answerable:
-			r.summary = "pending"
+			r.summary = summaryContinued
 			r.transcript = unansweredLines(verdictPending, r.questions)
 			r.action = actAnswer
 		case (pending && !isSettled) || (isSettled && len(settled.Answers) == 0):
@@ -209,12 +213,14 @@ func computeRow(rd *reader, s *sessionView, src rowSource, blk *entryBlock, unkn
 				as = nil
 			}
 			r.answered(src, as, false)
+			if as == nil {
+				if n, m, ok := rd.rawAnsweredCount(res.Text); ok {
+					r.summary = countText(n, m) // the best-effort count (docs/PEER.md §7.3 row 5)
+				}
+			}
 		}
 	default:
-		r.summary = src.call.Arguments
-		if r.summary == "" {
-			r.summary = r.callID
-		}
+		r.summary = genericSummary(src)
 		switch {
 		case code == "interrupted":
 			r.state = "stopped"
@@ -255,9 +261,18 @@ func (r *rowInfo) answered(src rowSource, as []wire.AnswerItem, fromSettled bool
 		r.summary = countText(answeredCount(as), len(as))
 		r.transcript = rawLines(src)
 	default:
-		r.summary = src.call.Arguments
+		r.summary = genericSummary(src)
 		r.transcript = rawLines(src)
 	}
+}
+
+// genericSummary is the generic row's summary: the raw arguments, or the call id when the
+// call's head was lost (docs/PEER.md §7.3 row 6).
+func genericSummary(src rowSource) string {
+	if src.call.Arguments == "" {
+		return src.call.CallID
+	}
+	return src.call.Arguments
 }
 
 // queuedOverride: while a late reply for this call waits in the inbox, the row shows its

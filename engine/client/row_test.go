@@ -48,11 +48,17 @@ func TestRows(t *testing.T) {
 		}{
 			{"waiting", view(qs(qPkg), "c1:open"), noInbox, nil, "waiting", "running", labelAnswer, "- Which package manager?"},
 			{"waiting, unlisted", wire.QuestionsView{}, noInbox, nil, "waiting", "running", "", "- Which package manager?"},
-			{"pending and answerable", view(qs(qPkg), "c1:continued"), noInbox, toolResultEv("c1", pendingText), "pending", "ok", labelAnswer, verdictPending},
+			{"pending and answerable", view(qs(qPkg), "c1:continued"), noInbox, toolResultEv("c1", pendingText), summaryContinued, "ok", labelAnswer, verdictPending},
 			{"queued reply", view(qs(qPkg), "c1:continued"), wire.InboxView{NextTurn: []session.Message{replyMsg("m1", "c1", replyBun)}},
 				toolResultEv("c1", pendingText), "1/1 answered", "ok", labelViewAnswers, "Which package manager?: bun"},
 			{"settled late", settledBun, noInbox, toolResultEv("c1", pendingText), "1/1 answered", "ok", labelViewAnswers, "Which package manager?: bun"},
 			{"settled in time", settledBun, noInbox, toolResultEv("c1", `{"answers":[{"id":"pkg","selected":["bun"]}]}`), "1/1 answered", "ok", labelViewAnswers, "Which package manager?: bun"},
+			{"answered, best-effort count from raw items not all valid", wire.QuestionsView{}, noInbox,
+				toolResultEv("c1", `{"answers":[{"id":"pkg","selected":["bun"]},{"id":"env"},{"id":"x","selected":null,"custom":"own"},7]}`),
+				"2/4 answered", "ok", "", "IN: " + timedAsk},
+			{"answered, no answers array: the generic summary", wire.QuestionsView{}, noInbox, toolResultEv("c1", `{"answers":{}}`), timedAsk, "ok", "", "IN: " + timedAsk},
+			{"answered, valid items that do not pair: the exact count", wire.QuestionsView{}, noInbox,
+				toolResultEv("c1", `{"answers":[{"id":"other","selected":[]},{"id":"x","selected":["a"]}]}`), "1/2 answered", "ok", "", "IN: " + timedAsk},
 			{"closed: pending, not listed", wire.QuestionsView{}, noInbox, toolResultEv("c1", pendingText), "closed", "ok", "", verdictClosed},
 			{"closed: settled empty", settledNil, noInbox, toolResultEv("c1", pendingText), "closed", "ok", "", verdictClosed},
 			{"cancelled", wire.QuestionsView{}, noInbox, errResult("c1", wire.UserQuestionErrorName, wire.AskCancelled, "Error: the user cancelled ask_user_question"),
@@ -74,6 +80,15 @@ func TestRows(t *testing.T) {
 			_, r := rowOf(t, tc.v, tc.inbox, ds...)
 			if r.Summary != tc.summary || r.State != tc.state || r.Action != tc.action || len(r.Transcript) == 0 || r.Transcript[0] != tc.first {
 				t.Errorf("%s: %s", tc.name, r)
+			}
+		}
+	})
+	t.Run("ROW-1 a truncated call whose head was lost shows its call id in the generic row", func(t *testing.T) {
+		for _, res := range []session.Data{toolResultEv("c1", "ok"), errResult("c1", "Error", "interrupted", "Error: interrupted"),
+			session.ToolResult{Turn: 1, Step: 1, CallID: "c1", NoText: true}} {
+			_, r := rowOf(t, wire.QuestionsView{}, noInbox, toolCallEv("c1", ""), res)
+			if r.Summary != "c1" || r.Action != "" || len(r.Transcript) == 0 || r.Transcript[0] != "IN: " {
+				t.Errorf("%v: %s", res, r)
 			}
 		}
 	})
@@ -122,7 +137,7 @@ func TestRows(t *testing.T) {
 		}
 		expect(t, x.user(10, wire.ActDiscard, "card=c1"), `call gen=1 rpc=c1-r1 inbox/discard {"agentId":"s1","messageId":"m1"}`)
 		x.at(20, update("s1", view(qs(qPkg), "c1:continued"), noInbox, logOf(call, toolResultEv("c1", pendingText))...))
-		if r := x.row("c1"); r.Action != labelAnswer || r.Summary != "pending" {
+		if r := x.row("c1"); r.Action != labelAnswer || r.Summary != summaryContinued {
 			t.Fatal(r)
 		}
 		x.userErr(30, wire.ActDiscard, "card=c1")

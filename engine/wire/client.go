@@ -67,6 +67,18 @@ const (
 	ActWindowFocus = "window-focus" // the window regains focus
 	ActDelegate    = "delegate"     // the UI hands Card's forwarded request on: claim released, then next (CLAIM-4)
 	ActTeardown    = "teardown"     // the questions UI plugin is torn down: every waterfall delegated, every card removed (CARD-12)
+	// ActContinue is the guarded Continue: the primary button, or Enter in the text field.
+	// It refuses while the current question is unanswered (the UI's message, docs/PEER.md §6.6),
+	// advances when it is not the last question, and submits on the last.
+	ActContinue = "continue"
+	// ActToggleRow is the tool row's own expand/collapse toggle for Card's call (the row
+	// disclosure, not its Answer / View answers pill).
+	ActToggleRow = "toggle-row"
+	// ActUnbind and ActBind take Session out of the client's view and back (docs/PEER.md §6.5:
+	// Sessions that lose their binding stop being followed). An unbound Session's
+	// projection no longer creates or sweeps cards; binding it reconciles it at once.
+	ActUnbind = "unbind"
+	ActBind   = "bind"
 )
 
 // UserAction is one action of a client's user. Session may be left empty when the client

@@ -52,8 +52,10 @@ func TestProtocolSchemasMatchTheCodec(t *testing.T) {
 		"host-state.schema.json":  single("host-state", "The state reply's snapshot of a host.", []string{hostStateSampleJSON}, map[string]any{"log": eventList}),
 		"host-config.schema.json": single("host-config", "The configuration of a start request.", configs, nil),
 	}
+	addClientSchemas(files)
 	enums := map[string][]string{"command.schema.json": commandKinds, "effect.schema.json": effectKinds,
-		"frame.schema.json": frameKinds, "event.schema.json": eventTypes}
+		"frame.schema.json": frameKinds, "event.schema.json": eventTypes,
+		"client-input.schema.json": clientInputKinds, "client-effect.schema.json": clientEffectKinds}
 	dir := filepath.Join("..", "..", "docs", "protocol")
 	for name, schema := range files {
 		b, err := json.MarshalIndent(schema, "", "  ")
@@ -272,6 +274,7 @@ func TestProtocolSchemasAcceptTheSamples(t *testing.T) {
 	for _, s := range hostConfigSamples {
 		check("host-config.schema.json", s.json, true)
 	}
+	checkClientSamples(check)
 	check("command.schema.json", `{"kind":"jump"}`, false)
 	check("event.schema.json", `{"seq":0,"time":0,"type":"turn/start"}`, false)
 }

@@ -122,6 +122,10 @@ type CardState struct {
 	Hint      string // the resubmit hint or the last error shown, "" for none
 	Index     int    // the current question
 	Draft     string // the composer's draft, "{q1=[A] q2=skipped q3=-}" ("-": not answered yet)
+	// Questions are the card's questions as the card holds them (header, detail, options,
+	// multi-select). They are not in the card's canonical text (the log and the view carry
+	// them); expectations and the protocol's state read them.
+	Questions []Question
 }
 
 // Countdown is a card's local countdown as its header shows it.
@@ -158,6 +162,14 @@ type NodeState struct {
 	CallID  string
 	Text    string   // the raw text when it could not be read as questions
 	Lines   []string // "question: answer" lines
+	// MessageID, Time and Outcome are the reply's message id, its event's time and its
+	// source's outcome; Questions the questions its text records (with header, detail,
+	// options and multi-select, as the bubble shows them when expanded). They are not in
+	// the node's canonical text; expectations and the protocol's state read them.
+	MessageID string
+	Time      int64
+	Outcome   string
+	Questions []Question
 }
 
 func (c Countdown) String() string {

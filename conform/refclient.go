@@ -1,0 +1,148 @@
+package conform
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/twosettle/twosettle/engine/client"
+	"github.com/twosettle/twosettle/engine/mutant"
+	"github.com/twosettle/twosettle/engine/wire"
+)
+
+// RefClientName is the name the reference client gives in its hello.
+const RefClientName = "twosettle-refclient"
+
+// ServeClient is `conform refclient`: the reference client (engine/client) served over
+// the protocol on in and out, until bye or the end of in. It is the example adapter of
+// docs/PROTOCOL.md "Clients": an implementer's adapter does what this function does,
+// with their answer UI in place of client.New. mutant switches on one of the reference
+// engine's client-side bugs for every run ("" none); a name that is not a client-side
+// mutant is an error before the hello.
+func ServeClient(in io.Reader, out io.Writer, mut string, version string) error {
+	if mut != "" {
+		info, ok := mutant.Lookup(mut)
+		if !ok {
+			return fmt.Errorf("unknown mutant %q", mut)
+		}
+		if info.Side != mutant.Client {
+			return fmt.Errorf("mutant %q is a %s-side bug, not a client's", mut, info.Side)
+		}
+	}
+	r := bufio.NewReaderSize(in, 64<<10)
+	w := bufio.NewWriterSize(out, 64<<10)
+	// 1. The runner's hello, then ours: protocol, name, version, no features.
+	line, err := readRequest(r)
+	if err != nil {
+		return err
+	}
+	var hello struct{ Type, Protocol, Runner string }
+	if err := json.Unmarshal(line, &hello); err != nil || hello.Type != TypeHello {
+		return errors.New("refclient: the runner's first message is not a hello")
+	}
+	if hello.Protocol != Protocol {
+		return fmt.Errorf("refclient: the runner speaks %q, this client speaks %q", hello.Protocol, Protocol)
+	}
+	b := []byte(`{"type":"hello","protocol":`)
+	b = wire.AppendJSONString(b, Protocol)
+	b = append(b, `,"name":`...)
+	b = wire.AppendJSONString(b, RefClientName)
+	b = append(b, `,"version":`...)
+	b = wire.AppendJSONString(b, version)
+	b = append(b, `,"features":[]}`+"\n"...)
+	if err := emit(w, b); err != nil {
+		return err
+	}
+	var c *client.Client // the current run's client; nil before the first start
+	for {
+		line, err := readRequest(r)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var req struct {
+			Type   string          `json:"type"`
+			N      int64           `json:"n"`
+			Now    int64           `json:"now"`
+			At     int64           `json:"at"`
+			Client json.RawMessage `json:"client"`
+			Input  json.RawMessage `json:"input"`
+		}
+		if err := json.Unmarshal(line, &req); err != nil {
+			return fmt.Errorf("refclient: a request that is not JSON: %v", err)
+		}
+		b = b[:0]
+		switch req.Type {
+		case TypeBye:
+			// 2. bye: exit cleanly.
+			return nil
+		case TypeStart:
+			// 3. start: a fresh client (a new browser tab with its store) for one run.
+			cfg, err := wire.DecodeClientConfig(req.Client)
+			if err != nil {
+				b = errorLine(b, req.N, "bad start client config: "+err.Error())
+				break
+			}
+			c = client.New(client.Config{Name: cfg.Name, TickMs: cfg.TickMs.Ms(), Seed: cfg.Seed, Drafts: cfg.Drafts, Mutant: mut})
+			b = append(b, `{"type":"started","n":`...)
+			b = strconv.AppendInt(b, req.N, 10)
+			b = append(b, "}\n"...)
+		case TypeApply:
+			// 4. apply: one input at the client's clock; the reply carries the effects in
+			//    order, the refusal (a user action the UI cannot take) and the client's
+			//    next deadline (the tick that expires a card).
+			if c == nil {
+				b = errorLine(b, req.N, "apply before start")
+				break
+			}
+			in, err := wire.DecodeClientInput(req.Input)
+			if err != nil {
+				b = errorLine(b, req.N, "bad input: "+err.Error())
+				break
+			}
+			effs, aerr := c.Apply(wire.Time(req.Now), in)
+			b = append(b, `{"type":"applied","n":`...)
+			b = strconv.AppendInt(b, req.N, 10)
+			b = append(b, `,"effects":[`...)
+			for i, e := range effs {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = wire.AppendClientEffectJSON(b, e); err != nil {
+					return fmt.Errorf("refclient: cannot encode %s: %v", e, err)
+				}
+			}
+			b = append(b, ']')
+			if aerr != nil {
+				b = append(b, `,"error":`...)
+				b = wire.AppendJSONString(b, aerr.Error())
+			}
+			if at, ok := c.NextDeadline(); ok {
+				b = append(b, `,"deadline":`...)
+				b = strconv.AppendInt(b, int64(at), 10)
+			}
+			b = append(b, "}\n"...)
+		case TypeState:
+			// 5. state: what the UI shows at client time at.
+			if c == nil {
+				b = errorLine(b, req.N, "state before start")
+				break
+			}
+			b = append(b, `{"type":"state","n":`...)
+			b = strconv.AppendInt(b, req.N, 10)
+			b = append(b, `,"state":`...)
+			b = wire.AppendClientStateJSON(b, c.StateAt(wire.Time(req.At)))
+			b = append(b, "}\n"...)
+		default:
+			b = errorLine(b, req.N, "unknown request type "+strconv.Quote(req.Type))
+		}
+		if err := emit(w, b); err != nil {
+			return err
+		}
+	}
+}
