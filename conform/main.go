@@ -25,20 +25,11 @@ import (
 //
 //	conform --host 'CMD ARGS' [--seed N] [--json FILE] [--junit FILE] [--timeout D] [-v] [FILES|DIRS]
 //	conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR]
+//	conform --profile projection --host 'CMD ARGS' [--seeds N] [--edge N] [--start S] [--out DIR] [--json FILE] [--junit FILE] [-v] [LOG.jsonl...]
+//	conform projection --log FILE.jsonl [--view FILE.jsonl]
 //	conform refhost [--mutant NAME]
 //	conform --client 'CMD ARGS' [...] / conform fuzz --client 'CMD ARGS' [...] / conform refclient [--mutant NAME]
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string) int {
-	if profile, rest, ok := cutProfile(args); ok && (len(args) == 0 || args[0] != "refhost" && args[0] != "fuzz") {
-		switch profile {
-		case ProfileHost:
-			args = rest
-		case ProfileWait:
-			return runWaitProfile(rest, stdout, stderr, env)
-		default:
-			fmt.Fprintf(stderr, "conform: unknown profile %q (host, wait)\n", profile)
-			return 2
-		}
-	}
 	if len(args) > 0 {
 		switch args[0] {
 		case "version", "--version", "-version":
@@ -59,6 +50,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string
 			return refclientMain(args[1:], stdin, stdout, stderr)
 		case "fuzz":
 			return fuzzMain(args[1:], stdout, stderr, env)
+		case "projection":
+			return projectionLogMain(args[1:], stdout, stderr)
 		case "run":
 			args = args[1:]
 		case "help", "-h", "-help", "--help":
@@ -66,7 +59,17 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string
 			return 0
 		}
 	}
-	return runMain(args, stdout, stderr, env)
+	name, rest, ok := takeProfile(args)
+	if !ok {
+		fmt.Fprintln(stderr, "conform: --profile needs a value (the profiles are "+strings.Join(profileNames, ", ")+")")
+		return 2
+	}
+	profile, err := ParseProfile(name)
+	if err != nil {
+		fmt.Fprintln(stderr, "conform:", err)
+		return 2
+	}
+	return runProfile(profile, rest, stdout, stderr, env)
 }
 
 const usage = `usage:
@@ -74,6 +77,13 @@ const usage = `usage:
       run the scenario library (or the given scenario files) against the host process
   conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR]
       run the swarm fuzzer against the host (one process per worker); failures are shrunk and written
+  conform --profile projection --host 'CMD ARGS' [--seeds N] [--edge N] [--start S] [--out DIR] [--json FILE] [--junit FILE] [-v] [LOG.jsonl...]
+      the projection profile: the host is a userQuestions fold; every Session of the library, of N fuzz
+      seeds and of N generated edge logs (or the given log files) is streamed to it event by event and
+      each view compared with the reference fold's
+  conform projection --log FILE.jsonl [--view FILE.jsonl]
+      fold a recorded Session log with the reference projection and print the view after each event;
+      with --view, compare your recorded views and report the first event where they differ
   conform --profile wait --host 'CMD ARGS' [--seeds N] [--start S] [--no-library] [--only NAME] [--out DIR]
           [--realtime [--early D] [--late D]] [--json FILE] [--junit FILE] [-v] [SCRIPTS]
       the timed wait alone: library-derived and generated wait scripts against the host

@@ -27,6 +27,12 @@ const (
 	TypeState   = "state"   // both ways: a snapshot request and its answer
 	TypeError   = "error"   // host: it cannot go on (the run is broken, not judged)
 	TypeBye     = "bye"     // runner: no more runs; the host exits
+
+	// The projection profile (docs/PROTOCOL.md, "Profiles"): each request is answered
+	// with a view.
+	TypeFoldStart = "fold-start" // runner: a fresh fold for one Session log
+	TypeEvent     = "event"      // runner: fold one event
+	TypeView      = "view"       // host: the userQuestions view after the request
 )
 
 // Features a host may declare in its hello (docs/PROTOCOL.md, "Features"). A scenario
@@ -73,6 +79,7 @@ type hostMessage struct {
 	State    json.RawMessage   `json:"state"`
 	Events   json.RawMessage   `json:"events"`
 	Timers   *int64            `json:"timers"`
+	View     json.RawMessage   `json:"view"`
 }
 
 // keys are the keys present in m (other than type).
@@ -96,6 +103,7 @@ func (m *hostMessage) keys() []string {
 	add(m.State != nil, "state")
 	add(m.Events != nil, "events")
 	add(m.Timers != nil, "timers")
+	add(m.View != nil, "view")
 	return ks
 }
 
@@ -115,6 +123,7 @@ var hostKeys = map[string][]string{
 	TypeState:   {"n", "state"},
 	TypeError:   {"n", "message"},
 	TypeWaited:  {"n", "events", "timers"},
+	TypeView:    {"n", "view"},
 }
 
 // decodeHostMessage decodes one line of host output strictly.

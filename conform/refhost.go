@@ -15,6 +15,9 @@ import (
 // RefHostName is the name the reference host gives in its hello.
 const RefHostName = "twosettle-refhost"
 
+// refhostProfiles are the profiles conform refhost serves (its hello's "profiles").
+var refhostProfiles = []string{ProfileHost, ProfileProjection, ProfileWait}
+
 // Serve is `conform refhost`: the reference host (engine/host) served over the protocol
 // on in and out, until bye or the end of in. It is the example adapter of
 // docs/PROTOCOL.md: an implementer's adapter does what this function does, with their
@@ -66,7 +69,10 @@ func Serve(in io.Reader, out io.Writer, mutant string, version string) error {
 	if err := emit(w, b); err != nil {
 		return err
 	}
-	if hello.Profile == ProfileWait {
+	switch hello.Profile {
+	case ProfileProjection:
+		return serveProjection(r, w, mutant)
+	case ProfileWait:
 		return serveWait(r, w, mutant)
 	}
 	var h *host.Host // the current run's host; nil before the first start

@@ -64,10 +64,15 @@ type Report struct {
 	// NotChecked are invariants the host's declared features do not let the oracle check
 	// (e.g. those that need "introspection"); filled by the lead's code, see Needs below.
 	NotChecked []string
-	// Judged are the requirement ids a profile's run judges, in the report's order (the
-	// wait profile: WaitRequirementIDs); their rows come from the scenario results alone,
-	// with no invariant catalogue. nil: every id, with the catalogue (the host profile).
-	Judged []string
+	// Profile is the part of the protocol judged ("" or "host": the whole host). Judged
+	// are the requirement ids a profile's run judges, in the report's order
+	// (ProfileRequirements; the wait profile: WaitRequirementIDs): when set, Requirements
+	// has a row for exactly those ids, judged from the results' Covers only (the invariant
+	// catalogue judges whole hosts); nil: every id, with the catalogue (the host profile).
+	// JudgedNotes adds its note to a row (an id the profile judges only in part).
+	Profile     string
+	Judged      []string
+	JudgedNotes map[string]string
 	// Realtime is set for a run paced on a real clock (real-time mode): such a run is not
 	// replayable, and every form of the report says so.
 	Realtime *RealtimeInfo
@@ -161,6 +166,12 @@ func (r *Report) Requirements() []RequirementRow {
 	rows := r.requirementRows(ids, catalogue)
 	for i := range rows {
 		rows[i].Text = texts[rows[i].ID]
+		if n := r.JudgedNotes[rows[i].ID]; n != "" {
+			if rows[i].Note != "" {
+				rows[i].Note += "; "
+			}
+			rows[i].Note += n
+		}
 	}
 	return rows
 }
@@ -418,6 +429,9 @@ func (r *Report) writeText(w io.Writer, rows []RequirementRow) error {
 	if r.Command != "" {
 		fmt.Fprintf(&b, "command:     %s\n", oneLine(r.Command))
 	}
+	if r.Profile != "" && r.Profile != ProfileHost {
+		fmt.Fprintf(&b, "profile:     %s\n", oneLine(r.Profile))
+	}
 	feats := "(none)"
 	if len(r.Host.Features) > 0 {
 		feats = strings.Join(r.Host.Features, ", ")
@@ -616,6 +630,7 @@ func uniqueSorted(ss []string) []string {
 // every key is always present (lists as [] when empty, strings as "" when absent).
 //
 //	protocol, command       strings, as in Report
+//	profile                 the profile judged, only when it is not the whole host
 //	host                    {name, version, features}
 //	conformant              bool: Report.Conformant()
 //	replayable              bool: false for a real-time run (Report.Realtime)
@@ -632,6 +647,7 @@ type (
 	jsonReport struct {
 		Protocol           string            `json:"protocol"`
 		Command            string            `json:"command"`
+		Profile            string            `json:"profile,omitempty"`
 		Host               jsonHost          `json:"host"`
 		Conformant         bool              `json:"conformant"`
 		Replayable         bool              `json:"replayable"`
@@ -710,6 +726,7 @@ func (r *Report) writeJSON(w io.Writer, rows []RequirementRow) error {
 	out := jsonReport{
 		Protocol:     r.Protocol,
 		Command:      r.Command,
+		Profile:      r.Profile,
 		Host:         jsonHost{Name: r.Host.Name, Version: r.Host.Version, Features: nonNil(r.Host.Features)},
 		Summary:      jsonSummary{Pass: pass, Fail: fail, NotApplicable: na, Broken: broken},
 		NotChecked:   uniqueSorted(r.NotChecked),

@@ -6,36 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/benbjohnson/clock"
 	"github.com/twosettle/twosettle/golden"
 )
 
-// Profile names (docs/PROTOCOL.md, "Profiles").
-const (
-	ProfileHost = "host" // the whole host (the default)
-	ProfileWait = "wait" // the timed wait alone
-)
-
 // realtimeClock is the clock real-time mode paces on (tests give the library's mock).
 var realtimeClock = func() clock.Clock { return clock.New() }
-
-// cutProfile takes a --profile NAME (or --profile=NAME) out of args.
-func cutProfile(args []string) (profile string, rest []string, found bool) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		for _, p := range []string{"--profile", "-profile"} {
-			if a == p && i+1 < len(args) {
-				return args[i+1], append(append([]string{}, args[:i]...), args[i+2:]...), true
-			}
-			if v, ok := strings.CutPrefix(a, p+"="); ok {
-				return v, append(append([]string{}, args[:i]...), args[i+1:]...), true
-			}
-		}
-	}
-	return "", args, false
-}
 
 // runWaitProfile is `conform --profile wait`: wait scripts (derived from the library,
 // generated from seeds, or read from files) against the host, each compared with the

@@ -10,9 +10,6 @@ import (
 	"github.com/twosettle/twosettle/engine/mutant"
 )
 
-// refhostProfiles are the profiles `conform refhost` serves.
-var refhostProfiles = []string{ProfileHost, ProfileWait}
-
 // serveWait is `conform refhost` in the wait profile: each wait request is a step of the
 // reference wait (waitModel over engine/questions.Wait) at the runner's time, answered
 // with its events and timers. mutantName switches on the engine's named bugs (those of

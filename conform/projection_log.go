@@ -1,0 +1,102 @@
+package conform
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/twosettle/twosettle/engine/wire"
+	"github.com/twosettle/twosettle/sessionlog"
+)
+
+// projectionLogMain is `conform projection --log FILE.jsonl [--view FILE.jsonl]`: it folds
+// a recorded Session log with the reference projection. Without --view it prints the
+// view after each event (a view file, the form --view reads); with --view it compares
+// the implementer's recorded views, one line per event, and reports the first event
+// where they differ. Exit 0 equal (or printed), 1 a difference, 2 bad usage or a
+// malformed file (file:line).
+func projectionLogMain(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("conform projection", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	logPath := fs.String("log", "", "the Session log (JSON Lines, docs/PROTOCOL.md \"Session log files\")")
+	viewPath := fs.String("view", "", "your views of that log, one line per event, to compare with the reference fold")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "conform projection: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if *logPath == "" {
+		fmt.Fprintln(stderr, "conform projection: --log FILE.jsonl is required")
+		return 2
+	}
+	data, err := os.ReadFile(*logPath)
+	if err != nil {
+		fmt.Fprintln(stderr, "conform projection:", err)
+		return 2
+	}
+	l, err := sessionlog.Decode(*logPath, data)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	ref := sessionlog.Views(l)
+	if *viewPath == "" {
+		stdout.Write(sessionlog.AppendViews(nil, ref))
+		return 0
+	}
+	vdata, err := os.ReadFile(*viewPath)
+	if err != nil {
+		fmt.Fprintln(stderr, "conform projection:", err)
+		return 2
+	}
+	got, err := sessionlog.DecodeViews(*viewPath, vdata)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	d, ok := CompareViews(l, ref, got)
+	if ok {
+		fmt.Fprintf(stdout, "%s: %d events, every view is the reference fold's\n", *logPath, len(l.Events))
+		return 0
+	}
+	fmt.Fprintf(stdout, "%s:%d: %s\n", *viewPath, d.ViewLine, d.Message)
+	if d.Detail != "" {
+		stdout.Write([]byte(d.Detail))
+	}
+	return 1
+}
+
+// ViewMismatch is the first place a recorded view file departs from the reference fold.
+type ViewMismatch struct {
+	ViewLine int    // the line of the view file (1-based)
+	Message  string // one line
+	Detail   string // the events before it and both views, for people
+}
+
+// CompareViews compares got (a view file's lines) with ref (the reference views of l,
+// one per event) line by line: each line's seq must be its event's and its view the
+// reference's, and there must be one line per event.
+func CompareViews(l *sessionlog.Log, ref, got []wire.ViewLine) (ViewMismatch, bool) {
+	for i := range ref {
+		if i >= len(got) {
+			return ViewMismatch{ViewLine: len(got) + 1, Message: "the view file ends after " + strconv.Itoa(len(got)) + " views; the log has " + strconv.Itoa(len(ref)) + " events (no view for event #" + strconv.Itoa(ref[i].Seq) + ")"}, false
+		}
+		if got[i].Seq != ref[i].Seq {
+			return ViewMismatch{ViewLine: i + 1, Message: "view for seq " + strconv.Itoa(got[i].Seq) + ", but event " + strconv.Itoa(i+1) + " of the log is #" + strconv.Itoa(ref[i].Seq) + " (one view per event, in order)"}, false
+		}
+		if !sameView(got[i].View, ref[i].View) {
+			d := &viewDiff{Index: i, Want: ref[i].View, Got: got[i].View}
+			e := l.Events[i]
+			return ViewMismatch{ViewLine: i + 1, Message: "the view after event #" + strconv.Itoa(e.Seq) + " (" + e.Type() + ") differs from the reference fold's",
+				Detail: d.describe(l, func(i int) string { return "line " + strconv.Itoa(i+2) + " of the log" })}, false
+		}
+	}
+	if len(got) > len(ref) {
+		return ViewMismatch{ViewLine: len(ref) + 1, Message: "the view file has " + strconv.Itoa(len(got)) + " views; the log has only " + strconv.Itoa(len(ref)) + " events"}, false
+	}
+	return ViewMismatch{}, true
+}
