@@ -38,6 +38,9 @@ func playHost(kind string) int {
 		}
 		return 0
 	}
+	if strings.HasPrefix(kind, "projection-") {
+		return playProjectionHost(kind)
+	}
 	if mutant, ok := strings.CutPrefix(kind, "refhost"); ok {
 		if err := Serve(os.Stdin, os.Stdout, strings.TrimPrefix(mutant, ":"), "test"); err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -1,0 +1,317 @@
+package conform
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twosettle/twosettle/engine/mutant"
+	"github.com/twosettle/twosettle/engine/session"
+	"github.com/twosettle/twosettle/engine/wire"
+	"github.com/twosettle/twosettle/sessionlog"
+)
+
+// playProjectionHost plays a hand-written fold host for the projection profile:
+// "projection-empty" answers every request with the empty view (a fold that never
+// tracks anything), "projection-bad-view" answers with a view that is not one.
+func playProjectionHost(kind string) int {
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(nil, 16<<20)
+	in.Scan()
+	fmt.Println(`{"type":"hello","protocol":"twosettle-conform/1","name":"` + kind + `","profiles":["projection"]}`)
+	for in.Scan() {
+		var req struct {
+			Type string
+			N    int64
+		}
+		json.Unmarshal(in.Bytes(), &req)
+		switch {
+		case req.Type == "bye":
+			return 0
+		case kind == "projection-bad-view":
+			fmt.Printf(`{"type":"view","n":%d,"view":{"active":"none"}}`+"\n", req.N)
+		default:
+			fmt.Printf(`{"type":"view","n":%d,"view":{"active":[],"settled":[]}}`+"\n", req.N)
+		}
+	}
+	return 0
+}
+
+func projectionHost(kind string) ProjectionOptions {
+	return ProjectionOptions{Argv: []string{testBinary()}, Command: "conform refhost",
+		Process: ProcessOptions{Timeout: 5 * time.Second, KillGrace: 300 * time.Millisecond, Env: []string{"CONFORM_TEST_HOST=" + kind}}}
+}
+
+func smallInputs(t *testing.T) []ProjectionCase {
+	t.Helper()
+	cases, err := ProjectionInputs(10, 150, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+func TestProjectionProfileRefhostPassesAndJudgesExactlyItsIDs(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := Main([]string{"--profile", "projection", "--host", testBinary(), "--seeds", "10", "--edge", "150", "--json", "-"}, nil, &out, &errb, []string{"CONFORM_TEST_HOST=refhost"})
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
+	}
+	var rep struct {
+		Profile      string
+		Conformant   bool
+		Requirements []struct{ ID, Status string }
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, r := range rep.Requirements {
+		ids = append(ids, r.ID)
+		if r.Status != StatusPass {
+			t.Errorf("%s is %s against the reference fold", r.ID, r.Status)
+		}
+	}
+	if !slices.Equal(ids, projectionIDs()) || rep.Profile != ProfileProjection || !rep.Conformant {
+		t.Fatalf("profile %q conformant %v rows %v, want exactly %v", rep.Profile, rep.Conformant, ids, projectionIDs())
+	}
+	for _, want := range []string{"PROJ-1", "PROJ-7", "PROJ-11", "PROJ-12", "TOOL-1", "TOOL-4", "AGENT-3"} {
+		if !slices.Contains(ids, want) {
+			t.Errorf("the projection profile does not judge %s", want)
+		}
+	}
+	if slices.Contains(ids, "WAIT-1") || slices.Contains(ids, "GW-1") {
+		t.Errorf("the projection profile reports ids it cannot judge: %v", ids)
+	}
+}
+
+// Each projection mutant of the reference engine, served as a fold, is caught: a log
+// fails with the first differing event named and an id the mutant breaks judged there.
+func TestProjectionProfileCatchesEachProjectionMutant(t *testing.T) {
+	cases := smallInputs(t)
+	for _, name := range []string{"settle-on-splice", "legacy-tracked", "unknown-outcome-drops-question", "fork-inherits-questions"} {
+		info, _ := mutant.Lookup(name)
+		t.Run(strings.Join(info.Breaks, " ")+" "+name, func(t *testing.T) {
+			o := projectionHost("refhost:" + name)
+			o.OutDir = t.TempDir()
+			rep, err := RunProjection(cases, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Conformant() {
+				t.Fatalf("mutant %s passed the projection profile", name)
+			}
+			var failed *ScenarioResult
+			for i := range rep.Scenarios {
+				if rep.Scenarios[i].Status == StatusFail {
+					failed = &rep.Scenarios[i]
+					break
+				}
+			}
+			if failed == nil || !strings.Contains(failed.Divergence, "departs from the reference fold after event #") ||
+				!strings.Contains(failed.Failures[0], "the view after event #") {
+				t.Fatalf("no failure names its event: %+v", failed)
+			}
+			broken := false
+			for _, row := range rep.Requirements() {
+				if row.Status == StatusFail && slices.Contains(info.Breaks, row.ID) {
+					broken = true
+				}
+			}
+			if !broken {
+				t.Fatalf("no row of %v fails", info.Breaks)
+			}
+			// The written log is shrunk and replays the failure from its file.
+			if failed.Replay == "" {
+				t.Fatalf("no replay line: %+v", failed.Failures)
+			}
+			file := failed.Replay[strings.LastIndex(failed.Replay, " ")+1:]
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := sessionlog.Decode(file, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(l.Events) > 8 {
+				t.Errorf("the shrunk log still has %d events", len(l.Events))
+			}
+			var out, errb bytes.Buffer
+			if code := Main([]string{"--profile", "projection", "--host", testBinary(), "--out", t.TempDir(), file}, nil, &out, &errb, []string{"CONFORM_TEST_HOST=refhost:" + name}); code != 1 {
+				t.Fatalf("replaying %s: exit %d\n%s%s", file, code, out.String(), errb.String())
+			}
+			if code := Main([]string{"--profile", "projection", "--host", testBinary(), file}, nil, &out, &errb, []string{"CONFORM_TEST_HOST=refhost"}); code != 0 {
+				t.Fatalf("the shrunk log fails against the correct fold: exit %d", code)
+			}
+		})
+	}
+}
+
+func TestProjectionProfileHandWrittenHosts(t *testing.T) {
+	t.Run("PROJ-3 a fold that tracks nothing fails at the first tool/call", func(t *testing.T) {
+		rep, err := RunProjection(smallInputs(t), projectionHost("projection-empty"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fails := 0
+		for _, s := range rep.Scenarios {
+			if s.Status == StatusFail {
+				fails++
+			}
+		}
+		if fails == 0 || rep.Conformant() {
+			t.Fatal("an empty fold passed")
+		}
+	})
+	t.Run("a view that is not a view loses the host", func(t *testing.T) {
+		cases := smallInputs(t)[:2]
+		rep, err := RunProjection(cases, projectionHost("projection-bad-view"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := rep.Scenarios[0]; s.Status != StatusBroken || !strings.Contains(s.Lost, "is not a view") {
+			t.Fatalf("%+v", s)
+		}
+	})
+}
+
+func TestProfileHandshake(t *testing.T) {
+	var out, errb bytes.Buffer
+	// A host from before profiles (no "profiles" in its hello) serves only the host.
+	code := Main([]string{"--profile", "projection", "--host", testBinary(), "--seeds", "0", "--edge", "1"}, nil, &out, &errb, []string{"CONFORM_TEST_HOST=crash"})
+	if code != 2 || !strings.Contains(errb.String(), "does not serve the projection profile: its hello offers host") {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	errb.Reset()
+	// A fold-only host cannot be run as a whole host.
+	code = Main([]string{"--host", testBinary(), "../scenarios/library/ask-no-provider.yaml"}, nil, &out, &errb, []string{"CONFORM_TEST_HOST=projection-empty"})
+	if code != 2 || !strings.Contains(errb.String(), "does not serve the host profile: its hello offers projection") {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	errb.Reset()
+	if code := Main([]string{"--profile", "nope", "--host", "x"}, nil, &out, &errb, nil); code != 2 || !strings.Contains(errb.String(), `unknown profile "nope"`) {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if code := Main([]string{"--host", "x", "--profile"}, nil, &out, &errb, nil); code != 2 {
+		t.Fatalf("--profile without a value: exit %d", code)
+	}
+	if got := string(helloLine(ProfileProjection)); !strings.Contains(got, `"profile":"projection"`) {
+		t.Fatalf("runner hello %s", got)
+	}
+	if got := string(helloLine(ProfileHost)); strings.Contains(got, "profile") {
+		t.Fatalf("the host profile's hello is today's: %s", got)
+	}
+}
+
+func TestEdgeLogsAreSeededAndCoverTheEdges(t *testing.T) {
+	a, _ := sessionlog.Append(nil, EdgeLog(42))
+	b, _ := sessionlog.Append(nil, EdgeLog(42))
+	c, _ := sessionlog.Append(nil, EdgeLog(43))
+	if !bytes.Equal(a, b) || bytes.Equal(a, c) {
+		t.Fatal("an edge log is not a function of its seed")
+	}
+	seen := map[string]bool{}
+	for seed := uint64(1); seed <= 500; seed++ {
+		l := EdgeLog(seed)
+		if _, err := sessionlog.Append(nil, l); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if l.Inherited > 0 {
+			seen["fork"] = true
+		}
+		for _, e := range l.Events {
+			seen[e.Type()] = true
+			switch d := e.Data.(type) {
+			case session.RequestHeader:
+				if !strings.HasPrefix(strings.TrimSpace(d.Tools), "[") {
+					seen["malformed tools"] = true
+				}
+			case session.ToolResult:
+				if d.Err.Code == session.ToolOutcomeUnknown {
+					seen["unknown outcome"] = true
+				}
+			case session.UserMessage:
+				if d.Message.Source.Kind != session.SourceUserQuestionReply {
+					seen["other producer"] = true
+				}
+			case session.ToolCall:
+				if strings.Contains(d.Arguments, `\ud800`) {
+					seen["lone surrogate"] = true
+				}
+				if strings.Contains(d.Arguments, strings.Repeat("[", 250)) {
+					seen["deep nesting"] = true
+				}
+				if strings.Contains(d.Arguments, `"questions":[{"id":"bad"}],"questions"`) {
+					seen["duplicate keys"] = true
+				}
+			}
+		}
+	}
+	for _, want := range []string{"fork", "malformed tools", "unknown outcome", "other producer", "lone surrogate", "deep nesting", "duplicate keys",
+		session.TypePTCDispatch, session.TypeInboxSpliced, session.TypeUserMessage, session.TypeRequestHeader} {
+		if !seen[want] {
+			t.Errorf("500 edge seeds never make %s", want)
+		}
+	}
+}
+
+func TestProjectionLogCommand(t *testing.T) {
+	dir := t.TempDir()
+	l := EdgeLog(7)
+	l.Inherited, l.Parent = 0, ""
+	logFile := filepath.Join(dir, "s.jsonl")
+	b, _ := sessionlog.Append(nil, l)
+	os.WriteFile(logFile, b, 0o644)
+	var out, errb bytes.Buffer
+	if code := Main([]string{"projection", "--log", logFile}, nil, &out, &errb, nil); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if want := sessionlog.AppendViews(nil, sessionlog.Views(l)); !bytes.Equal(out.Bytes(), want) {
+		t.Fatalf("printed views are not the reference fold's:\n%s", out.String())
+	}
+	views := filepath.Join(dir, "views.jsonl")
+	os.WriteFile(views, out.Bytes(), 0o644)
+	run := func(args ...string) (int, string) {
+		out.Reset()
+		errb.Reset()
+		code := Main(append([]string{"projection"}, args...), nil, &out, &errb, nil)
+		return code, out.String() + errb.String()
+	}
+	if code, text := run("--log", logFile, "--view", views); code != 0 || !strings.Contains(text, "every view is the reference fold's") {
+		t.Fatalf("equal views: exit %d %s", code, text)
+	}
+	// A view that differs: exit 1 naming the view file's line and the event.
+	ref := sessionlog.Views(l)
+	k := len(ref) / 2
+	ref[k].View = wire.QuestionsView{Active: []wire.PendingRow{{CallID: "zz", State: wire.StateOpen}}}
+	os.WriteFile(views, sessionlog.AppendViews(nil, ref), 0o644)
+	if code, text := run("--log", logFile, "--view", views); code != 1 || !strings.Contains(text, fmt.Sprintf("views.jsonl:%d: the view after event #%d", k+1, l.Events[k].Seq)) {
+		t.Fatalf("differing view: exit %d %s", code, text)
+	}
+	// A short view file: exit 1 at the missing line.
+	os.WriteFile(views, sessionlog.AppendViews(nil, sessionlog.Views(l)[:2]), 0o644)
+	if code, text := run("--log", logFile, "--view", views); code != 1 || !strings.Contains(text, "views.jsonl:3: the view file ends after 2 views") {
+		t.Fatalf("short view file: exit %d %s", code, text)
+	}
+	// Malformed files: exit 2 with file:line.
+	os.WriteFile(views, []byte(`{"seq":0,"view":{"active":[],"settled":[]}}`+"\n"+`{"seq":1,"view":[]}`+"\n"), 0o644)
+	if code, text := run("--log", logFile, "--view", views); code != 2 || !strings.Contains(text, "views.jsonl:2: line.view: want an object") {
+		t.Fatalf("malformed view file: exit %d %s", code, text)
+	}
+	bad := filepath.Join(dir, "bad.jsonl")
+	os.WriteFile(bad, append(b, []byte(`{"seq":999,"time":0,"type":"turn/start"}`+"\n")...), 0o644)
+	if code, text := run("--log", bad); code != 2 || !strings.Contains(text, fmt.Sprintf("bad.jsonl:%d: event: missing key \"turn\"", len(l.Events)+2)) {
+		t.Fatalf("malformed log: exit %d %s", code, text)
+	}
+	if code, _ := run(); code != 2 {
+		t.Fatalf("no --log: exit %d", code)
+	}
+}
