@@ -22,11 +22,14 @@
 //     host without it (NotChecked). The report says so per requirement id.
 //   - Serve is `conform refhost`: the reference host served over the protocol, the
 //     example adapter; it serves every profile.
-//   - Profiles: the hello names the part of the decision a run judges ("wait": the timed
-//     wait alone, wait*.go); a host that does not list it is refused before any run. The
-//     wait profile compares each reply of a host with engine/questions.Wait driven by the
-//     same step (waitModel), exactly on virtual time; a report lists exactly the ids the
-//     profile judged (Report.Judged).
+//   - Profiles (profile.go): the hello names the part of the decision a run judges, and a
+//     host that does not list it is refused before any run; a report lists exactly the ids
+//     the profile judged (Report.Judged). The projection profile (projection*.go) streams
+//     Session logs (the library's, fuzz seeds', seeded edge logs') to a fold host event by
+//     event, compares each view with the reference fold (engine/questions), and shrinks and
+//     writes a log that differs. The wait profile (wait*.go) compares each reply of a host
+//     with engine/questions.Wait driven by the same step (waitModel), exactly on virtual
+//     time.
 //   - Real-time mode (realtime.go) paces virtual time on a clock.Clock for a host on its
 //     own timers and checks its events within a stated tolerance; such a report is marked
 //     not replayable (Report.Realtime). Only there does the runner read a real clock for
@@ -39,7 +42,8 @@
 //     run, never a pass. ServeClient is `conform refclient`, the example client adapter.
 //
 // Imports: the standard library, engine/host (Serve only), engine/client (ServeClient
-// only), engine/questions and engine/mutant (the wait profile's reference and the
-// served mutants), engine/signal, engine/wire, engine/session, harness, explore, oracle,
-// scenarios, sim, golden, trace and github.com/benbjohnson/clock (real-time mode).
+// only), engine/questions and engine/mutant (the projection's and the wait's reference,
+// and the served mutants), engine/signal, engine/wire, engine/session, harness, explore,
+// oracle, scenarios, sessionlog, sim, golden, trace and github.com/benbjohnson/clock
+// (real-time mode).
 package conform
