@@ -208,13 +208,13 @@ func foldOn(p *Process, ref *refFold) (*viewDiff, []string, error) {
 
 // describe is the divergence text of d: the events before it, the event, and the two
 // views (canonical text and JSON).
-func (d *viewDiff) describe(l *sessionlog.Log, lineOf func(i int) string) string {
+func (d *viewDiff) describe(l *sessionlog.Log, got string, lineOf func(i int) string) string {
 	var b strings.Builder
 	if d.Index < 0 {
-		b.WriteString("the host's view departs from the reference fold at fold-start, before any event:\n")
+		b.WriteString("the " + got + " view departs from the reference fold at fold-start, before any event:\n")
 	} else {
 		e := l.Events[d.Index]
-		fmt.Fprintf(&b, "the host's view departs from the reference fold after event #%d (%s, %s):\n", e.Seq, e.Type(), lineOf(d.Index))
+		fmt.Fprintf(&b, "the %s view departs from the reference fold after event #%d (%s, %s):\n", got, e.Seq, e.Type(), lineOf(d.Index))
 		for i := max(0, d.Index-4); i <= d.Index; i++ {
 			mark := "    "
 			if i == d.Index {
@@ -223,10 +223,14 @@ func (d *viewDiff) describe(l *sessionlog.Log, lineOf func(i int) string) string
 			b.WriteString(mark + clipText(l.Events[i].String(), 300) + "\n")
 		}
 	}
+	label := "host"
+	if got != "host's" {
+		label = "yours"
+	}
 	fmt.Fprintf(&b, "  - reference: %s\n", d.Want)
-	fmt.Fprintf(&b, "  + host:      %s\n", d.Got)
+	fmt.Fprintf(&b, "  + %-10s %s\n", label+":", d.Got)
 	fmt.Fprintf(&b, "  - reference JSON: %s\n", clipText(string(wire.AppendQuestionsViewJSON(nil, d.Want)), 600))
-	fmt.Fprintf(&b, "  + host JSON:      %s\n", clipText(string(wire.AppendQuestionsViewJSON(nil, d.Got)), 600))
+	fmt.Fprintf(&b, "  + %-15s %s\n", label+" JSON:", clipText(string(wire.AppendQuestionsViewJSON(nil, d.Got)), 600))
 	return b.String()
 }
 

@@ -92,7 +92,7 @@ func CompareViews(l *sessionlog.Log, ref, got []wire.ViewLine) (ViewMismatch, bo
 			d := &viewDiff{Index: i, Want: ref[i].View, Got: got[i].View}
 			e := l.Events[i]
 			return ViewMismatch{ViewLine: i + 1, Message: "the view after event #" + strconv.Itoa(e.Seq) + " (" + e.Type() + ") differs from the reference fold's",
-				Detail: d.describe(l, func(i int) string { return "line " + strconv.Itoa(i+2) + " of the log" })}, false
+				Detail: d.describe(l, "recorded", func(i int) string { return "line " + strconv.Itoa(i+2) + " of the log" })}, false
 		}
 	}
 	if len(got) > len(ref) {

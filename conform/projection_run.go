@@ -2,13 +2,16 @@ package conform
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/twosettle/twosettle/explore"
@@ -84,39 +87,91 @@ func ProjectionInputs(seeds, edge, start uint64) ([]ProjectionCase, error) {
 
 // ProjectionOptions configure RunProjection.
 type ProjectionOptions struct {
-	Argv    []string       // the host command
-	Command string         // the host command line, for replay lines
-	Process ProcessOptions // limits (Profile is set to projection)
-	OutDir  string         // where shrunk failing logs are written ("" none)
-	Shrink  int            // the most folds a shrink may take (0: 200)
-	Log     io.Writer      // progress lines for people (nil none)
+	Argv    []string        // the host command
+	Command string          // the host command line, for replay lines
+	Process ProcessOptions  // limits (Profile is set to projection)
+	OutDir  string          // where shrunk failing logs are written ("" none)
+	Shrink  int             // the most folds a shrink may take (0: 200)
+	Ctx     context.Context // stops the run when done (nil: never)
 }
+
+// lostInARow is how many logs in a row may lose the host before a projection run stops.
+const lostInARow = 3
 
 // RunProjection folds every case on the host (one process, a new one after a loss) and
 // returns the report: one result per case, the requirement rows those judged. An error
-// is a host that cannot be used at all.
+// is a host that cannot be used at all. The run stops early when o.Ctx is done (the
+// report then says interrupted) or after lostInARow lost logs in a row.
 func RunProjection(cases []ProjectionCase, o ProjectionOptions) (*Report, error) {
 	o.Process.Profile = ProfileProjection
 	if o.Shrink <= 0 {
 		o.Shrink = 200
 	}
+	ctx := o.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	ids, notes := ProfileRequirements(ProfileProjection)
 	rep := &Report{Protocol: Protocol, Command: o.Command, Profile: ProfileProjection, Judged: ids, JudgedNotes: notes}
-	p, err := Start(o.Argv, o.Process)
+	first, err := Start(o.Argv, o.Process)
 	if err != nil {
 		return nil, err
 	}
-	rep.Host = p.Info()
-	defer func() { p.Close() }()
-	for _, c := range cases {
+	rep.Host = first.Info()
+	// The current process, closed on Ctrl-C (so the fold in progress ends at once) and at
+	// the end.
+	var mu sync.Mutex
+	cur := first
+	stop := make(chan struct{})
+	defer func() {
+		close(stop)
+		mu.Lock()
+		cur.Close()
+		mu.Unlock()
+	}()
+	go func() {
+		select {
+		case <-ctx.Done():
+			mu.Lock()
+			cur.Close()
+			mu.Unlock()
+		case <-stop:
+		}
+	}()
+	lost := 0
+	for i, c := range cases {
+		if ctx.Err() != nil {
+			rep.Interrupted = true
+			break
+		}
+		mu.Lock()
+		p := cur
+		mu.Unlock()
 		if p.Lost() != nil {
 			p.Close()
-			if p, err = Start(o.Argv, o.Process); err != nil {
-				rep.Scenarios = append(rep.Scenarios, ScenarioResult{Name: c.Name, Path: c.Path, Seed: c.Seed, Status: StatusBroken, Lost: "the host could not be restarted: " + err.Error()})
-				return rep, nil
+			np, err := Start(o.Argv, o.Process)
+			if err != nil {
+				rep.Scenarios = append(rep.Scenarios, ScenarioResult{Name: c.Name, Path: c.Path, Seed: c.Seed, Status: StatusBroken,
+					Lost: fmt.Sprintf("the host could not be restarted (%d logs not folded): %v", len(cases)-i, err)})
+				break
 			}
+			mu.Lock()
+			cur, p = np, np
+			mu.Unlock()
 		}
-		rep.Scenarios = append(rep.Scenarios, foldCase(p, c, o))
+		r := foldCase(p, c, o)
+		if ctx.Err() != nil && r.Status == StatusBroken {
+			rep.Interrupted = true // the interrupt killed the host: no verdict on this log
+			break
+		}
+		rep.Scenarios = append(rep.Scenarios, r)
+		if r.Status != StatusBroken {
+			lost = 0
+		} else if lost++; lost >= lostInARow && i+1 < len(cases) {
+			rep.Scenarios = append(rep.Scenarios, ScenarioResult{Name: fmt.Sprintf("(%d more logs)", len(cases)-i-1), Status: StatusBroken,
+				Lost: fmt.Sprintf("not folded: the host was lost %d logs in a row", lost)})
+			break
+		}
 	}
 	return rep, nil
 }
@@ -161,7 +216,7 @@ func foldCase(p *Process, c ProjectionCase, o ProjectionOptions) ScenarioResult 
 		where = "event #" + strconv.Itoa(e.Seq) + " (" + e.Type() + ")"
 	}
 	res.Failures = append(res.Failures, fmt.Sprintf("the view after %s is not the reference fold's; this comparison judges %s", where, strings.Join(diff.IDs, ", ")))
-	res.Divergence = diff.describe(c.Log, func(i int) string { return "line " + strconv.Itoa(i+2) + " of its log file" })
+	res.Divergence = diff.describe(c.Log, "host's", func(i int) string { return "line " + strconv.Itoa(i+2) + " of its log file" })
 	// Shrink to the fewest events that still differ, and write that log.
 	small, sdiff, err := shrinkLog(p, c.Log, diff, o.Shrink)
 	if err != nil {
@@ -262,7 +317,9 @@ func projectionMain(args []string, stdout, stderr io.Writer, env []string) int {
 		fmt.Fprintln(stderr, "conform:", err)
 		return 2
 	}
-	rep, err := RunProjection(cases, ProjectionOptions{Argv: argv, Command: hf.host, OutDir: *out,
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, sigterm)
+	defer stop()
+	rep, err := RunProjection(cases, ProjectionOptions{Argv: argv, Command: hf.host, OutDir: *out, Ctx: ctx,
 		Process: ProcessOptions{Timeout: hf.timeout, MaxLine: hf.maxLine, Env: env}})
 	if err != nil {
 		fmt.Fprintln(stderr, "conform: the host cannot be used:", err)
@@ -313,7 +370,10 @@ func projectionMain(args []string, stdout, stderr io.Writer, env []string) int {
 			return 2
 		}
 	}
-	if !rep.Conformant() {
+	if rep.Interrupted {
+		fmt.Fprintln(stderr, "conform: interrupted")
+	}
+	if rep.Interrupted || !rep.Conformant() {
 		return 1
 	}
 	return 0

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -35,6 +36,9 @@ func playProjectionHost(kind string) int {
 		switch {
 		case req.Type == "bye":
 			return 0
+		case kind == "projection-crash" && req.Type == "event":
+			fmt.Fprintln(os.Stderr, "fold crashed")
+			return 3
 		case kind == "projection-bad-view":
 			fmt.Printf(`{"type":"view","n":%d,"view":{"active":"none"}}`+"\n", req.N)
 		default:
@@ -181,6 +185,52 @@ func TestProjectionProfileHandWrittenHosts(t *testing.T) {
 			t.Fatalf("%+v", s)
 		}
 	})
+}
+
+func TestProjectionProfileStopsAfterLostLogsInARow(t *testing.T) {
+	cases := smallInputs(t)
+	rep, err := RunProjection(cases, projectionHost("projection-crash"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Scenarios) != lostInARow+1 {
+		t.Fatalf("%d results for a host that crashes on every log, want %d", len(rep.Scenarios), lostInARow+1)
+	}
+	for _, s := range rep.Scenarios {
+		if s.Status != StatusBroken {
+			t.Fatalf("%s: %s", s.Name, s.Status)
+		}
+	}
+	if last := rep.Scenarios[lostInARow]; !strings.Contains(last.Lost, "lost 3 logs in a row") || !strings.Contains(last.Name, fmt.Sprint(len(cases)-lostInARow)) {
+		t.Fatalf("last result %+v", last)
+	}
+	if !strings.Contains(rep.Scenarios[0].HostLog, "fold crashed") || rep.Conformant() {
+		t.Fatalf("the host's stderr is not reported, or a lost run is conformant: %+v", rep.Scenarios[0])
+	}
+}
+
+// The Node example (examples/node/projection.js) passes the projection profile; skipped
+// where node is not installed (CI runs it on a bigger budget in .ci/run).
+func TestNodeProjectionExamplePasses(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	cases, err := ProjectionInputs(5, 200, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := ProjectionOptions{Argv: []string{node, filepath.Join("..", "examples", "node", "projection.js")}, Command: "node examples/node/projection.js",
+		Process: ProcessOptions{Timeout: 10 * time.Second}}
+	rep, err := RunProjection(cases, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Conformant() {
+		var b strings.Builder
+		rep.WriteText(&b)
+		t.Fatal(b.String())
+	}
 }
 
 func TestProfileHandshake(t *testing.T) {

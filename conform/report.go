@@ -76,6 +76,8 @@ type Report struct {
 	// Realtime is set for a run paced on a real clock (real-time mode): such a run is not
 	// replayable, and every form of the report says so.
 	Realtime *RealtimeInfo
+	// Interrupted is a profile run stopped before its last input (Ctrl-C): not conformant.
+	Interrupted bool
 }
 
 // RequirementRow is the verdict on one requirement id (see Report.Requirements).
@@ -493,7 +495,7 @@ func (r *Report) writeText(w io.Writer, rows []RequirementRow) error {
 			idw = max(idw, len(row.ID))
 		}
 		for _, row := range rows {
-			line := "  " + pad(row.ID, idw+2) + pad(row.Status, len(StatusNotApplicable)+2) + oneLine(rowEvidence(row))
+			line := "  " + pad(row.ID, idw+2) + pad(row.Status, len(StatusNotApplicable)+2) + oneLine(rowEvidence(row, r.unit()))
 			b.WriteString(strings.TrimRight(line, " ") + "\n")
 		}
 	}
@@ -519,14 +521,23 @@ func requirementCounts(rows []RequirementRow) string {
 	return strings.Join(parts, ", ")
 }
 
+// unit is what one result of the report is: a Session log in the projection profile, else
+// a scenario.
+func (r *Report) unit() string {
+	if r.Profile == ProfileProjection {
+		return "log"
+	}
+	return "scenario"
+}
+
 // rowEvidence is the last column of the requirement table: the evidence count of a pass,
 // what failed, or the note.
-func rowEvidence(row RequirementRow) string {
+func rowEvidence(row RequirementRow, unit string) string {
 	switch row.Status {
 	case StatusPass:
 		var parts []string
 		if n := len(row.Scenarios); n > 0 {
-			parts = append(parts, plural(n, "scenario"))
+			parts = append(parts, plural(n, unit))
 		}
 		if n := len(row.Checked); n > 0 {
 			parts = append(parts, plural(n, "invariant"))
