@@ -1,7 +1,6 @@
 package conform
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -21,8 +20,8 @@ import (
 // difference, which it reports with the events before it and the requirement ids that
 // comparison judges.
 
-// projectionJudged are the ids the projection profile judges, beyond PROJ-*: the parts
-// of TOOL-1, TOOL-4 and AGENT-3 that are the fold's.
+// projectionNotes are the ids the projection profile judges beyond PROJ-*, the parts of
+// TOOL-1, TOOL-4 and AGENT-3 that are the fold's, with the note their rows carry.
 var projectionNotes = map[string]string{
 	"TOOL-1":  "the projection's part only: a legacy call is never tracked",
 	"TOOL-4":  "the projection's part only: a -1 call made with the timed schema is tracked",
@@ -291,6 +290,3 @@ func withEvents(l *sessionlog.Log, events []session.Event) *sessionlog.Log {
 	c.Events = events
 	return &c
 }
-
-// errNoHost is a projection run that could not get a host process.
-var errNoHost = errors.New("no host process")

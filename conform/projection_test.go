@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/twosettle/twosettle/engine/mutant"
+	"github.com/twosettle/twosettle/engine/questions"
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/sessionlog"
@@ -21,21 +22,40 @@ import (
 
 // playProjectionHost plays a hand-written fold host for the projection profile:
 // "projection-empty" answers every request with the empty view (a fold that never
-// tracks anything), "projection-bad-view" answers with a view that is not one.
+// tracks anything), "projection-bad-view" answers with a view that is not one,
+// "projection-crash" exits at the first event, and "projection-once" is the reference
+// fold the first time it folds a Session and the empty view every later time (a fold that
+// is not a pure function of the log).
 func playProjectionHost(kind string) int {
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(nil, 16<<20)
 	in.Scan()
 	fmt.Println(`{"type":"hello","protocol":"twosettle-conform/1","name":"` + kind + `","profiles":["projection"]}`)
+	folded := map[string]bool{}
+	var fold *questions.Projection
 	for in.Scan() {
 		var req struct {
-			Type string
-			N    int64
+			Type      string
+			N         int64
+			Session   string
+			Inherited int
+			Event     json.RawMessage
 		}
 		json.Unmarshal(in.Bytes(), &req)
 		switch {
 		case req.Type == "bye":
 			return 0
+		case kind == "projection-once" && req.Type == "fold-start":
+			fold = nil
+			if !folded[req.Session] {
+				fold = questions.NewProjection(req.Inherited)
+			}
+			folded[req.Session] = true
+			fmt.Printf(`{"type":"view","n":%d,"view":{"active":[],"settled":[]}}`+"\n", req.N)
+		case kind == "projection-once" && fold != nil:
+			e, _ := wire.DecodeEvent(req.Event)
+			fold.Apply(e)
+			os.Stdout.Write(viewLine(nil, req.N, fold.View()))
 		case kind == "projection-crash" && req.Type == "event":
 			fmt.Fprintln(os.Stderr, "fold crashed")
 			return 3
@@ -185,6 +205,26 @@ func TestProjectionProfileHandWrittenHosts(t *testing.T) {
 			t.Fatalf("%+v", s)
 		}
 	})
+}
+
+func TestProjectionProfileReplayJudgesPROJ12(t *testing.T) {
+	cases := smallInputs(t)
+	rep, err := RunProjection(cases, projectionHost("projection-once"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first log that fails is the first library log with a question: its first fold
+	// is the reference's, its second is not.
+	var failed *ScenarioResult
+	for i := range rep.Scenarios {
+		if s := &rep.Scenarios[i]; s.Status == StatusFail {
+			failed = s
+			break
+		}
+	}
+	if failed == nil || !slices.Contains(failed.Covers, "PROJ-12") || !strings.Contains(strings.Join(failed.Failures, "\n"), "the second, on the same process, did not (PROJ-12); not shrunk") {
+		t.Fatalf("a fold that is not pure passes PROJ-12: %+v", failed)
+	}
 }
 
 func TestProjectionProfileStopsAfterLostLogsInARow(t *testing.T) {
