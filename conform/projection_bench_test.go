@@ -15,7 +15,7 @@ import (
 //
 //	go test -run '^$' -bench 'ProjectionProfile' -benchtime 3x ./conform/
 func BenchmarkProjectionProfile(b *testing.B) {
-	cases, err := ProjectionInputs(200, 500, 1)
+	cases, err := ProjectionInputs(true, 200, 500, 1)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 // EdgeLog generates the Session log of edge seed seed for the projection profile: the
 // cases a real log can hold and a scenario run rarely makes, mixed at random. The same
 // seed always gives the same log, so a difference found on one reproduces from its seed
-// (conform --profile projection --edge-seed N) and shrinks like any other log.
+// (conform --profile projection --library=false --seeds 0 --edge 1 --start N) and shrinks like any other log.
 //
 // What it mixes: legacy and timed request/headers and malformed tools (a placeholder
 // string, null, an object, text that is not JSON, the timeout key in the wrong place,

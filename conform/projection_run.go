@@ -31,11 +31,11 @@ type ProjectionCase struct {
 }
 
 // ProjectionInputs are the logs of a projection run: every Session of the scenario
-// library (each folded twice, PROJ-12) and of fuzz seeds [start, start+seeds), run on the
-// reference engine in-process, then edge logs of seeds [start, start+edge) (EdgeLog).
-// Each log is normalised through its file form (what a host receives is what the
-// reference folds).
-func ProjectionInputs(seeds, edge, start uint64) ([]ProjectionCase, error) {
+// library (when library is set; each folded twice, PROJ-12) and of fuzz seeds
+// [start, start+seeds), run on the reference engine in-process, then edge logs of seeds
+// [start, start+edge) (EdgeLog). Each log is normalised through its file form (what a
+// host receives is what the reference folds).
+func ProjectionInputs(library bool, seeds, edge, start uint64) ([]ProjectionCase, error) {
 	var out []ProjectionCase
 	add := func(c ProjectionCase) error {
 		b, err := sessionlog.Append(nil, c.Log)
@@ -61,7 +61,11 @@ func ProjectionInputs(seeds, edge, start uint64) ([]ProjectionCase, error) {
 		}
 		return nil
 	}
-	for _, e := range harness.Library("") {
+	var lib []harness.Entry
+	if library {
+		lib = harness.Library("")
+	}
+	for _, e := range lib {
 		s, err := scenarios.Decode(e.Path, e.Data)
 		if err != nil {
 			return nil, err
@@ -244,7 +248,7 @@ func foldCase(p *Process, c ProjectionCase, o ProjectionOptions) (res ScenarioRe
 		}
 	}
 	if res.Replay == "" && strings.HasPrefix(c.Name, "edge/") {
-		res.Replay = "conform --profile projection --host " + ShellQuote(o.Command) + " --seeds 0 --edge 1 --start " + strconv.FormatUint(c.Seed, 10)
+		res.Replay = "conform --profile projection --host " + ShellQuote(o.Command) + " --library=false --seeds 0 --edge 1 --start " + strconv.FormatUint(c.Seed, 10)
 	}
 	return res
 }
@@ -272,6 +276,7 @@ func projectionMain(args []string, stdout, stderr io.Writer, env []string) int {
 	fs.SetOutput(stderr)
 	var hf hostFlags
 	hf.register(fs)
+	library := fs.Bool("library", true, "fold every Session of the scenario library (--library=false: only fuzz and edge logs)")
 	seeds := fs.Uint64("seeds", 200, "fuzz seeds whose Sessions are folded (0: none)")
 	edge := fs.Uint64("edge", 500, "generated edge logs folded (0: none)")
 	start := fs.Uint64("start", 1, "the first fuzz and edge seed")
@@ -318,7 +323,7 @@ func projectionMain(args []string, stdout, stderr io.Writer, env []string) int {
 			}
 			cases = append(cases, ProjectionCase{Name: path, Path: path, Log: l, Replay: true})
 		}
-	} else if cases, err = ProjectionInputs(*seeds, *edge, *start); err != nil {
+	} else if cases, err = ProjectionInputs(*library, *seeds, *edge, *start); err != nil {
 		fmt.Fprintln(stderr, "conform:", err)
 		return 2
 	}

@@ -75,7 +75,7 @@ func projectionHost(kind string) ProjectionOptions {
 
 func smallInputs(t *testing.T) []ProjectionCase {
 	t.Helper()
-	cases, err := ProjectionInputs(10, 150, 1)
+	cases, err := ProjectionInputs(true, 10, 150, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +256,7 @@ func TestNodeProjectionExamplePasses(t *testing.T) {
 	if err != nil {
 		t.Skip("node is not installed")
 	}
-	cases, err := ProjectionInputs(5, 200, 1)
+	cases, err := ProjectionInputs(true, 5, 200, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,6 +270,14 @@ func TestNodeProjectionExamplePasses(t *testing.T) {
 		var b strings.Builder
 		rep.WriteText(&b)
 		t.Fatal(b.String())
+	}
+}
+
+func TestProjectionProfileFoldsOneEdgeSeedAlone(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := Main([]string{"--profile", "projection", "--host", testBinary(), "--library=false", "--seeds", "0", "--edge", "1", "--start", "37", "-v"}, nil, &out, &errb, []string{"CONFORM_TEST_HOST=refhost"})
+	if code != 0 || !strings.Contains(out.String(), "ok   edge/seed-37\n") || !strings.HasSuffix(out.String(), "\n1 passed, 0 failed\n") {
+		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
 	}
 }
 
