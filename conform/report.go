@@ -269,7 +269,7 @@ func (r *Report) requirementRows(ids []string, catalogue []oracle.Invariant) []R
 			switch {
 			case len(lost) > 0:
 			case len(covering[id]) == 0 && len(row.Invariants) == 0:
-				notes = append(notes, "no scenario of this run covers it and no invariant guards it")
+				notes = append(notes, "no "+r.unit()+" of this run covers it and no invariant guards it")
 			case !anyRan:
 				notes = append(notes, "no run reached a verdict")
 			}
