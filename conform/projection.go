@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -117,11 +118,10 @@ func judgedBy(e session.Event, inherited int, timed bool, before, after wire.Que
 		if !timed {
 			return []string{"PROJ-2", "TOOL-1"}
 		}
-		ids := []string{"PROJ-3"}
-		if strings.Contains(d.Arguments, `"timeout":-1`) {
-			ids = append(ids, "TOOL-4")
+		if blockingTimed(d.Arguments) {
+			return []string{"PROJ-3", "TOOL-4"}
 		}
-		return ids
+		return []string{"PROJ-3"}
 	case session.ToolResult:
 		i := rowIndex(before, d.CallID)
 		if i < 0 {
@@ -150,6 +150,15 @@ func judgedBy(e session.Event, inherited int, timed bool, before, after wire.Que
 		return []string{"PROJ-9"}
 	}
 	return []string{"PROJ-1"}
+}
+
+// blockingTimed reports whether tool arguments ask with timeout -1 (TOOL-4: the blocking
+// path, still tracked under the timed schema).
+func blockingTimed(args string) bool {
+	var a struct {
+		Timeout *float64 `json:"timeout"`
+	}
+	return json.Unmarshal([]byte(args), &a) == nil && a.Timeout != nil && *a.Timeout == -1
 }
 
 func rowIndex(v wire.QuestionsView, callID string) int {

@@ -413,3 +413,25 @@ func TestProjectionLogCommand(t *testing.T) {
 		t.Fatalf("no --log: exit %d", code)
 	}
 }
+
+func TestJudgedIDsOfACall(t *testing.T) {
+	for _, tc := range []struct {
+		args  string
+		timed bool
+		want  []string
+	}{
+		{`{"questions":[{"id":"q","question":"Q"}],"timeout":30}`, true, []string{"PROJ-3"}},
+		{`{"questions":[{"id":"q","question":"Q"}], "timeout" : -1 }`, true, []string{"PROJ-3", "TOOL-4"}},
+		{`{"questions":[{"id":"q","question":"Q"}],"timeout":-1}`, false, []string{"PROJ-2", "TOOL-1"}},
+		{`{"timeout":"-1"}`, true, []string{"PROJ-3"}},
+	} {
+		e := session.Event{Seq: 1, Data: session.ToolCall{CallID: "c1", Name: "ask_user_question", Arguments: tc.args}}
+		if got := judgedBy(e, 0, tc.timed, wire.QuestionsView{}, wire.QuestionsView{}); !slices.Equal(got, tc.want) {
+			t.Errorf("%s timed=%v judges %v, want %v", tc.args, tc.timed, got, tc.want)
+		}
+	}
+	e := session.Event{Seq: 0, Data: session.ToolCall{CallID: "c1", Name: "ask_user_question", Arguments: `{}`}}
+	if got := judgedBy(e, 1, true, wire.QuestionsView{}, wire.QuestionsView{}); !slices.Equal(got, []string{"PROJ-11"}) {
+		t.Errorf("an inherited event judges %v", got)
+	}
+}
