@@ -1,0 +1,134 @@
+package conform
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/twosettle/twosettle/golden"
+	"github.com/twosettle/twosettle/sessionlog"
+)
+
+// projectionMain is conform --profile projection.
+func projectionMain(args []string, stdout, stderr io.Writer, env []string) int {
+	fs := flag.NewFlagSet("conform --profile projection", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var hf hostFlags
+	hf.register(fs)
+	library := fs.Bool("library", true, "fold every Session of the scenario library (--library=false: only fuzz and edge logs)")
+	seeds := fs.Uint64("seeds", 200, "fuzz seeds whose Sessions are folded (0: none)")
+	edge := fs.Uint64("edge", 500, "generated edge logs folded (0: none)")
+	start := fs.Uint64("start", 1, "the first fuzz and edge seed")
+	out := fs.String("out", "conform-failures", "the directory shrunk failing logs are written to")
+	jsonOut := fs.String("json", "", "write the report as JSON to this file (- for stdout)")
+	junitOut := fs.String("junit", "", "write the report as JUnit XML to this file")
+	verbose := fs.Bool("v", false, "list every log folded, not only failures")
+	var paths []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		paths = append(paths, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if hf.host == "" {
+		fmt.Fprintln(stderr, "conform: --host 'CMD ARGS' is required (try --host 'conform refhost')")
+		return 2
+	}
+	if hf.timeout <= 0 || hf.maxLine <= 0 {
+		fmt.Fprintln(stderr, "conform: --timeout and --max-line must be positive")
+		return 2
+	}
+	argv, err := SplitCommand(hf.host)
+	if err != nil {
+		fmt.Fprintln(stderr, "conform: --host:", err)
+		return 2
+	}
+	var cases []ProjectionCase
+	if len(paths) > 0 {
+		for _, path := range paths {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				fmt.Fprintln(stderr, "conform:", err)
+				return 2
+			}
+			l, err := sessionlog.Decode(path, data)
+			if err != nil {
+				fmt.Fprintln(stderr, err)
+				return 2
+			}
+			cases = append(cases, ProjectionCase{Name: path, Path: path, Log: l, Replay: true})
+		}
+	} else if cases, err = ProjectionInputs(*library, *seeds, *edge, *start); err != nil {
+		fmt.Fprintln(stderr, "conform:", err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, sigterm)
+	defer stop()
+	rep, err := RunProjection(cases, ProjectionOptions{Argv: argv, Command: hf.host, OutDir: *out, Ctx: ctx,
+		Process: ProcessOptions{Timeout: hf.timeout, MaxLine: hf.maxLine, Env: env}})
+	if err != nil {
+		fmt.Fprintln(stderr, "conform: the host cannot be used:", err)
+		return 2
+	}
+	shown := rep
+	if !*verbose {
+		// The text lists failures and lost logs; passes are counted on the last line.
+		c := *rep
+		c.Scenarios = nil
+		for _, s := range rep.Scenarios {
+			if s.status() != StatusPass {
+				c.Scenarios = append(c.Scenarios, s)
+			}
+		}
+		shown = &c
+	}
+	var text bytes.Buffer
+	shown.writeText(&text, rep.Requirements())
+	if shown != rep {
+		// The last line counts every log, not only those listed.
+		t := strings.TrimSuffix(text.String(), "\n")
+		t = t[:strings.LastIndex(t, "\n")+1] + rep.lastLine() + "\n"
+		text.Reset()
+		text.WriteString(t)
+	}
+	if *jsonOut == "-" {
+		if err := rep.WriteJSON(stdout); err != nil {
+			fmt.Fprintln(stderr, "conform: --json:", err)
+			return 2
+		}
+	} else {
+		stdout.Write(text.Bytes())
+	}
+	if *jsonOut != "" && *jsonOut != "-" {
+		var b bytes.Buffer
+		rep.WriteJSON(&b)
+		if err := golden.Write(*jsonOut, b.Bytes()); err != nil {
+			fmt.Fprintln(stderr, "conform: --json:", err)
+			return 2
+		}
+	}
+	if *junitOut != "" {
+		var b bytes.Buffer
+		rep.WriteJUnit(&b)
+		if err := golden.Write(*junitOut, b.Bytes()); err != nil {
+			fmt.Fprintln(stderr, "conform: --junit:", err)
+			return 2
+		}
+	}
+	if rep.Interrupted {
+		fmt.Fprintln(stderr, "conform: interrupted")
+	}
+	if rep.Interrupted || !rep.Conformant() {
+		return 1
+	}
+	return 0
+}
