@@ -20,8 +20,8 @@ import (
 // call ids; pending, TOOL_OUTCOME_UNKNOWN, answered, failed, error-flagged and textless
 // results; PTC dispatches (pending or not, other tools); replies from the
 // user-question-reply source and reply-looking text from other producers; inbox splices;
-// turns and steps; a fork's inherited prefix; nesting around the reference reader's depth
-// limit; and unusual JSON (escapes, surrogate pairs and lone surrogates, big numbers,
+// turns and steps; a fork's inherited prefix; nesting around the readers' depth limit
+// (wire.MaxJSONDepth, docs/PEER.md §11.1); and unusual JSON (escapes, surrogate pairs and lone surrogates, big numbers,
 // duplicate keys).
 func EdgeLog(seed uint64) *sessionlog.Log {
 	g := &edgeGen{r: rand.New(rand.NewPCG(seed, 0x70726f6a)), turn: 1, step: 1}
@@ -130,7 +130,7 @@ func (g *edgeGen) tools() string {
 	case 20:
 		return `[{"name":"ask_user_question","parameters":{"properties":{"timeout":{}},"properties":{}}}]` // last properties wins
 	default:
-		return "[" + timed + `,{"name":"deep","x":` + nested(250+g.r.IntN(12)) + "}]"
+		return "[" + timed + `,{"name":"deep","x":` + nested(9995+g.r.IntN(12)) + "}]"
 	}
 }
 
@@ -198,7 +198,7 @@ func (g *edgeGen) args() string {
 	case 7:
 		return `{"questions":` + q() + `,"questions":[{"id":"bad"}]}`
 	case 8:
-		return `{"questions":` + q() + `,"deep":` + nested(250+g.r.IntN(12)) + `}`
+		return `{"questions":` + q() + `,"deep":` + nested(9995+g.r.IntN(12)) + `}`
 	case 9:
 		return ` { "questions" : ` + q() + ` } ` + "\n"
 	case 10:
@@ -230,7 +230,7 @@ func (g *edgeGen) batch() string {
 	case 8:
 		return `garbage`
 	case 9:
-		return `{"answers":[{"id":"q0","selected":["a"]}],"deep":` + nested(250+g.r.IntN(12)) + `}`
+		return `{"answers":[{"id":"q0","selected":["a"]}],"deep":` + nested(9995+g.r.IntN(12)) + `}`
 	case 10:
 		return `{"answers":[{"id":"q0","selected":["a"],"custom":"c","custom":"d"}]}`
 	default:
@@ -252,7 +252,7 @@ func (g *edgeGen) pending(callID string) string {
 	case 4:
 		return `{"pending":{"x":1}}`
 	case 5:
-		return `{"pending":true,"deep":` + nested(250+g.r.IntN(12)) + `}`
+		return `{"pending":true,"deep":` + nested(9995+g.r.IntN(12)) + `}`
 	default:
 		return `{"pending":true,"callId":` + strconv.Quote(callID) + `,"message":"No answer batch arrived before the timeout. This is pending, not a skipped answer. Do not treat this as permission."}`
 	}

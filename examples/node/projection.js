@@ -17,9 +17,9 @@ const readline = require('node:readline');
 const PROTOCOL = 'twosettle-conform/1';
 const TOOL = 'ask_user_question';
 const OUTCOME_UNKNOWN = 'TOOL_OUTCOME_UNKNOWN';
-// The reference reads JSON nested at most this deep (the top value is depth 0); deeper
-// text is unreadable, as if JSON.parse had rejected it (docs/PROTOCOL.md, "projection").
-const MAX_DEPTH = 256;
+// Every reader of the reference stops at this many nested arrays and objects; a deeper
+// text is unreadable, as if JSON.parse had rejected it (docs/PEER.md §11.1).
+const MAX_DEPTH = 10000;
 
 // ---- the fold -------------------------------------------------------------------------
 
@@ -120,8 +120,8 @@ function parse(text) {
   return tooDeep(text) ? undefined : v;
 }
 
-// tooDeep reports whether the valid JSON text has a value nested deeper than MAX_DEPTH.
-// It reads the text, not the parsed value: a duplicate key's earlier value counts too.
+// tooDeep reports whether the valid JSON text nests more than MAX_DEPTH arrays and
+// objects. It reads the text, not the parsed value: a duplicate key's earlier value counts.
 function tooDeep(text) {
   let level = 0;
   for (let i = 0; i < text.length; i++) {
@@ -129,11 +129,7 @@ function tooDeep(text) {
     if (c === '"') {
       for (i++; text[i] !== '"'; i++) if (text[i] === '\\') i++;
     } else if (c === '[' || c === '{') {
-      if (level > MAX_DEPTH) return true; // the container itself
-      level++;
-      let j = i + 1;
-      while (' \t\n\r'.includes(text[j])) j++;
-      if (text[j] !== ']' && text[j] !== '}' && level > MAX_DEPTH) return true; // its items
+      if (++level > MAX_DEPTH) return true;
     } else if (c === ']' || c === '}') {
       level--;
     }
@@ -181,7 +177,7 @@ function questionsOf(args) {
         }
         options.push(opt);
       }
-      if (options.length > 0) q.options = options; // an empty list reads as absent
+      q.options = options; // an empty list stays present (docs/PEER.md §11.3)
     }
     if (has(item, 'multi_select')) {
       if (typeof item.multi_select !== 'boolean') return undefined;
