@@ -158,7 +158,7 @@ func blockingTimed(args string) bool {
 	var a struct {
 		Timeout *float64 `json:"timeout"`
 	}
-	return json.Unmarshal([]byte(args), &a) == nil && a.Timeout != nil && *a.Timeout == -1
+	return strings.Contains(args, `"timeout"`) && json.Unmarshal([]byte(args), &a) == nil && a.Timeout != nil && *a.Timeout == -1
 }
 
 func rowIndex(v wire.QuestionsView, callID string) int {

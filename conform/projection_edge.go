@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/twosettle/twosettle/engine/session"
+	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/sessionlog"
 )
 
@@ -130,8 +131,18 @@ func (g *edgeGen) tools() string {
 	case 20:
 		return `[{"name":"ask_user_question","parameters":{"properties":{"timeout":{}},"properties":{}}}]` // last properties wins
 	default:
-		return "[" + timed + `,{"name":"deep","x":` + nested(9995+g.r.IntN(12)) + "}]"
+		return "[" + timed + `,{"name":"deep","x":` + g.deep() + "}]"
 	}
+}
+
+// deep is a value of nested arrays: now and then just around the readers' limit of
+// wire.MaxJSONDepth containers (the text around it adds one or two), else a few hundred
+// deep, which every reader accepts.
+func (g *edgeGen) deep() string {
+	if g.r.IntN(4) == 0 {
+		return nested(wire.MaxJSONDepth - 5 + g.r.IntN(12))
+	}
+	return nested(200 + g.r.IntN(100))
 }
 
 // nested is depth nested arrays around a 0.
@@ -198,7 +209,7 @@ func (g *edgeGen) args() string {
 	case 7:
 		return `{"questions":` + q() + `,"questions":[{"id":"bad"}]}`
 	case 8:
-		return `{"questions":` + q() + `,"deep":` + nested(9995+g.r.IntN(12)) + `}`
+		return `{"questions":` + q() + `,"deep":` + g.deep() + `}`
 	case 9:
 		return ` { "questions" : ` + q() + ` } ` + "\n"
 	case 10:
@@ -230,7 +241,7 @@ func (g *edgeGen) batch() string {
 	case 8:
 		return `garbage`
 	case 9:
-		return `{"answers":[{"id":"q0","selected":["a"]}],"deep":` + nested(9995+g.r.IntN(12)) + `}`
+		return `{"answers":[{"id":"q0","selected":["a"]}],"deep":` + g.deep() + `}`
 	case 10:
 		return `{"answers":[{"id":"q0","selected":["a"],"custom":"c","custom":"d"}]}`
 	default:
@@ -252,7 +263,7 @@ func (g *edgeGen) pending(callID string) string {
 	case 4:
 		return `{"pending":{"x":1}}`
 	case 5:
-		return `{"pending":true,"deep":` + nested(9995+g.r.IntN(12)) + `}`
+		return `{"pending":true,"deep":` + g.deep() + `}`
 	default:
 		return `{"pending":true,"callId":` + strconv.Quote(callID) + `,"message":"No answer batch arrived before the timeout. This is pending, not a skipped answer. Do not treat this as permission."}`
 	}
