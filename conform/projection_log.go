@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 
 	"github.com/twosettle/twosettle/engine/wire"
@@ -33,12 +32,7 @@ func projectionLogMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "conform projection: --log FILE.jsonl is required")
 		return 2
 	}
-	data, err := os.ReadFile(*logPath)
-	if err != nil {
-		fmt.Fprintln(stderr, "conform projection:", err)
-		return 2
-	}
-	l, err := sessionlog.Decode(*logPath, data)
+	l, err := sessionlog.ReadFile(*logPath)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
@@ -48,12 +42,7 @@ func projectionLogMain(args []string, stdout, stderr io.Writer) int {
 		stdout.Write(sessionlog.AppendViews(nil, ref))
 		return 0
 	}
-	vdata, err := os.ReadFile(*viewPath)
-	if err != nil {
-		fmt.Fprintln(stderr, "conform projection:", err)
-		return 2
-	}
-	got, err := sessionlog.DecodeViews(*viewPath, vdata)
+	got, err := sessionlog.ReadViewFile(*viewPath)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2

@@ -10,7 +10,7 @@ import (
 	"os/signal"
 	"strings"
 
-	"github.com/twosettle/twosettle/golden"
+	"github.com/twosettle/twosettle/fileio"
 	"github.com/twosettle/twosettle/sessionlog"
 )
 
@@ -52,15 +52,23 @@ func projectionMain(args []string, stdout, stderr io.Writer, env []string) int {
 		fmt.Fprintln(stderr, "conform: --host:", err)
 		return 2
 	}
+	for _, o := range []struct{ flag, path string }{{"--json", *jsonOut}, {"--junit", *junitOut}} {
+		if o.path == "" || o.path == "-" {
+			continue
+		}
+		if err := fileio.CheckFile(o.path); err != nil {
+			fmt.Fprintf(stderr, "conform: %s: %v\n", o.flag, err)
+			return 2
+		}
+	}
+	if err := fileio.CheckDir(*out); err != nil {
+		fmt.Fprintln(stderr, "conform: --out:", err)
+		return 2
+	}
 	var cases []ProjectionCase
 	if len(paths) > 0 {
 		for _, path := range paths {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				fmt.Fprintln(stderr, "conform:", err)
-				return 2
-			}
-			l, err := sessionlog.Decode(path, data)
+			l, err := sessionlog.ReadFile(path)
 			if err != nil {
 				fmt.Fprintln(stderr, err)
 				return 2
@@ -111,7 +119,7 @@ func projectionMain(args []string, stdout, stderr io.Writer, env []string) int {
 	if *jsonOut != "" && *jsonOut != "-" {
 		var b bytes.Buffer
 		rep.WriteJSON(&b)
-		if err := golden.Write(*jsonOut, b.Bytes()); err != nil {
+		if err := fileio.WriteAtomic(*jsonOut, b.Bytes()); err != nil {
 			fmt.Fprintln(stderr, "conform: --json:", err)
 			return 2
 		}
@@ -119,7 +127,7 @@ func projectionMain(args []string, stdout, stderr io.Writer, env []string) int {
 	if *junitOut != "" {
 		var b bytes.Buffer
 		rep.WriteJUnit(&b)
-		if err := golden.Write(*junitOut, b.Bytes()); err != nil {
+		if err := fileio.WriteAtomic(*junitOut, b.Bytes()); err != nil {
 			fmt.Fprintln(stderr, "conform: --junit:", err)
 			return 2
 		}

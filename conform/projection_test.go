@@ -412,6 +412,15 @@ func TestProjectionLogCommand(t *testing.T) {
 	if code, _ := run(); code != 2 {
 		t.Fatalf("no --log: exit %d", code)
 	}
+	if code, text := run("--log", dir); code != 2 || !strings.Contains(text, "not a regular file") {
+		t.Fatalf("a directory as the log: exit %d %s", code, text)
+	}
+	// Outputs are checked before any host starts (the host command does not even exist).
+	out.Reset()
+	errb.Reset()
+	if code := Main([]string{"--profile", "projection", "--host", "/nonexistent/host", "--json", dir}, nil, &out, &errb, nil); code != 2 || !strings.Contains(errb.String(), "--json: cannot write") {
+		t.Fatalf("--json to a directory: exit %d %s", code, errb.String())
+	}
 }
 
 func TestJudgedIDsOfACall(t *testing.T) {

@@ -11,10 +11,12 @@
 // Contract:
 //   - Decoding is strict, line by line: every line goes through engine/wire's strict
 //     decoders, event seqs must increase, and an error names the file and line
-//     ("export/s1.jsonl:3: event.seq: want an integer, got a string").
+//     ("export/s1.jsonl:3: event.seq: want an integer, got string").
 //   - Encoding is canonical: the same Log gives the same bytes, every line ends with a
-//     newline, and Decode(Encode(l)) == l.
+//     newline, and Decode(Append(l)) == l.
+//   - Files are read as the commands read every input (fileio.ReadLimited: a regular file
+//     only, at most MaxFileSize bytes).
 //
-// Imports: the standard library, engine/session, engine/wire and engine/questions (Fold, the
-// reference projection).
+// Imports: the standard library, engine/session, engine/wire, engine/questions (Views, the
+// reference projection) and fileio.
 package sessionlog

@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/twosettle/twosettle/fileio"
 	"github.com/twosettle/twosettle/golden"
 	"github.com/twosettle/twosettle/harness"
 	"github.com/twosettle/twosettle/scenarios"
@@ -34,6 +35,10 @@ func cmdExport(args []string, stdout, stderr io.Writer) int {
 	}
 	entries, ok := load(paths, stderr)
 	if !ok {
+		return 2
+	}
+	if err := fileio.CheckDir(*out); err != nil {
+		fmt.Fprintln(stderr, "simrun export: --out:", err)
 		return 2
 	}
 	hosts, closeHost, ok := openHost("simrun export", *hostCmd, stderr)
