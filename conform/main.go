@@ -104,9 +104,12 @@ func helpWanted(args []string) (string, bool) {
 	name := "run"
 	if len(args) > 0 {
 		switch args[0] {
-		case "run", "fuzz", "refhost":
+		case "run", "fuzz", "refhost", "projection":
 			name, args = args[0], args[1:]
 		}
+	}
+	if p, _, ok := takeProfile(args); ok && name == "run" && p != "" && p != ProfileHost {
+		name = "--profile " + p
 	}
 	for _, a := range args {
 		switch a {
@@ -130,8 +133,12 @@ func commandHelp(name string, stdout, stderr io.Writer, env []string) int {
 		fuzzMain([]string{"-h"}, io.Discard, &b, env)
 	case "refhost":
 		refhostMain([]string{"-h"}, strings.NewReader(""), io.Discard, &b)
+	case "projection":
+		projectionLogMain([]string{"-h"}, io.Discard, &b)
+	case "--profile " + ProfileProjection:
+		projectionMain([]string{"-h"}, io.Discard, &b, env)
 	default:
-		fmt.Fprintf(stderr, "conform help: unknown command %q (the commands are run, fuzz, refhost)\n", name)
+		fmt.Fprintf(stderr, "conform help: unknown command %q (the commands are run, fuzz, refhost, projection)\n", name)
 		return 2
 	}
 	fmt.Fprint(stdout, usage)
