@@ -15,6 +15,7 @@ import (
 
 func init() {
 	commands["export"] = command{"write each run's Session logs in the neutral JSON Lines form (one file per Session)", cmdExport}
+	synopses["export"] = "simrun export [PATH...] [--seed N] [--out DIR] [--host CMD]\n\nWrites DIR/<scenario>.<session>.jsonl (docs/PROTOCOL.md, \"Session log files\"). Exit 0 written, 1 a run whose host was lost, 2 bad usage or an unwritable --out."
 }
 
 // cmdExport is `simrun export [PATH...] [--seed N] [--out DIR] [--host CMD]`: it runs the
