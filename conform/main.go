@@ -137,6 +137,8 @@ func commandHelp(name string, stdout, stderr io.Writer, env []string) int {
 		projectionLogMain([]string{"-h"}, io.Discard, &b)
 	case "--profile " + ProfileProjection:
 		projectionMain([]string{"-h"}, io.Discard, &b, env)
+	case "--profile " + ProfileWait:
+		runWaitProfile([]string{"-h"}, io.Discard, &b, env)
 	default:
 		fmt.Fprintf(stderr, "conform help: unknown command %q (the commands are run, fuzz, refhost, projection)\n", name)
 		return 2
