@@ -389,6 +389,15 @@ func (v schemaValidator) validate(t *testing.T, schema, x any, at string) string
 			return at + ": matches " + strconv.Itoa(n) + " of oneOf (" + last + ")"
 		}
 	}
+	if any := asList(s["anyOf"]); any != nil {
+		last := ""
+		for _, branch := range any {
+			if last = v.validate(t, branch, x, at); last == "" {
+				return ""
+			}
+		}
+		return at + ": matches none of anyOf (" + last + ")"
+	}
 	return ""
 }
 
