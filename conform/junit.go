@@ -1,7 +1,6 @@
 package conform
 
 import (
-	"encoding/xml"
 	"fmt"
 	"io"
 	"strconv"
@@ -141,19 +140,7 @@ func (r *Report) writeJUnit(w io.Writer, rows []RequirementRow) error {
 		Time:     seconds(totalMs),
 		Suites:   []junitSuite{scen, reqs},
 	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return err
-	}
-	if err := enc.Close(); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return junit.Write(w, doc)
 }
 
 // failureMessage is the first failed check of a run, and how many more there are.
