@@ -53,7 +53,8 @@ const (
 // Each suite carries tests, failures, errors, skipped and time; <testsuites> carries
 // tests, failures, errors and time, the attributes junit-10.xsd allows there (skipped is
 // not one of them: it is on each suite). The host's identity, protocol, features and
-// command are properties of the scenarios suite; a real-time run (Report.Realtime) adds
+// command are properties of the scenarios suite, and so is the profile judged (host,
+// projection or wait: the ids it judged are the requirements suite); a real-time run (Report.Realtime) adds
 // replayable=false and realtime (its tolerance and the largest slack seen), and each of
 // its failures says "not replayable".
 func (r *Report) WriteJUnit(w io.Writer) error { return r.writeJUnit(w, r.Requirements()) }
@@ -67,6 +68,7 @@ func (r *Report) writeJUnit(w io.Writer, rows []RequirementRow) error {
 		{Name: "protocol", Value: xmlSafe(r.Protocol)},
 		{Name: "command", Value: xmlSafe(r.Command)},
 		{Name: "notChecked", Value: xmlSafe(strings.Join(uniqueSorted(r.NotChecked), ","))},
+		{Name: "profile", Value: xmlSafe(r.profileName())},
 	}}
 	if rt := r.Realtime; rt != nil {
 		scen.Properties.Props = append(scen.Properties.Props,
@@ -252,4 +254,12 @@ func contains(ss []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// profileName is the profile a report judged, "host" when it names none.
+func (r *Report) profileName() string {
+	if r.Profile == "" {
+		return ProfileHost
+	}
+	return r.Profile
 }

@@ -121,7 +121,7 @@ func TestWriteJUnit(t *testing.T) {
 	for _, p := range scen.Properties {
 		props[p.Name] = p.Value
 	}
-	if props["host.name"] != "refhost" || props["host.features"] != "direct,fork" || props["protocol"] != "twosettle-conform/1" {
+	if props["host.name"] != "refhost" || props["host.features"] != "direct,fork" || props["protocol"] != "twosettle-conform/1" || props["profile"] != "host" {
 		t.Errorf("properties: %v", props)
 	}
 
@@ -261,6 +261,29 @@ func TestSeconds(t *testing.T) {
 	for ms, want := range map[int64]string{0: "0.000", 1: "0.001", 999: "0.999", 1000: "1.000", 61234: "61.234", -5: "0.000"} {
 		if got := seconds(ms); got != want {
 			t.Errorf("seconds(%d) = %q, want %q", ms, got, want)
+		}
+	}
+}
+
+// A profile's JUnit report says which part of the protocol it judged, as its text and
+// JSON forms do, so a CI dashboard does not read a projection run as a whole host's.
+func TestWriteJUnitNamesTheProfile(t *testing.T) {
+	for _, profile := range []string{ProfileProjection, ProfileWait} {
+		rep := sampleReport()
+		rep.Profile = profile
+		var b bytes.Buffer
+		if err := rep.WriteJUnit(&b); err != nil {
+			t.Fatal(err)
+		}
+		doc := parseJUnit(t, b.Bytes())
+		got := ""
+		for _, p := range doc.Suites[0].Properties {
+			if p.Name == "profile" {
+				got = p.Value
+			}
+		}
+		if got != profile {
+			t.Errorf("profile %s: the scenarios suite's profile property is %q", profile, got)
 		}
 	}
 }
