@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -46,6 +47,7 @@ func TestOutputLocationsCheckedBeforeTheHostStarts(t *testing.T) {
 		{"--host", "no-such-host-command", "--junit", missing},
 		{"--host", "no-such-host-command", "--json", missing},
 		{"fuzz", "--host", "no-such-host-command", "--out", file + "/x"},
+		{"fuzz", "--host", "no-such-host-command", "--out", dir, "--junit", missing},
 	} {
 		var out, errb bytes.Buffer
 		code := Main(args, strings.NewReader(""), &out, &errb, nil)
@@ -66,5 +68,35 @@ func TestFuzzJSON(t *testing.T) {
 	}
 	if code != 0 || i < 0 || json.Unmarshal([]byte(out.String()[i:]), &j) != nil || j.SeedsRun != 3 || j.Failures == nil {
 		t.Fatalf("exit %d, %+v\n%s%s", code, j, out.String(), errb.String())
+	}
+}
+
+// conform fuzz --junit: a testcase per failing seed whose text carries conform's own replay
+// line (the host command and the written file), and one for the campaign, as simrun fuzz.
+func TestFuzzJUnit(t *testing.T) {
+	env := []string{"CONFORM_TEST_HOST=refhost:legacy-tracked"}
+	dir := t.TempDir()
+	x := filepath.Join(dir, "fuzz.xml")
+	var out, errb bytes.Buffer
+	code := Main([]string{"fuzz", "--host", os.Args[0], "--seeds", "3", "--workers", "1", "--no-shrink", "--out", filepath.Join(dir, "ff"), "--junit", x}, nil, &out, &errb, env)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (legacy-tracked fails these seeds)\n%s%s", code, out.String(), errb.String())
+	}
+	raw, err := os.ReadFile(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := parseJUnit(t, raw)
+	if len(doc.Suites) != 1 || doc.Suites[0].Failures == 0 {
+		t.Fatalf("suites: %+v", doc.Suites)
+	}
+	s := doc.Suites[0]
+	last := s.Cases[len(s.Cases)-1]
+	if last.Name != "campaign" || last.Classname != "conform.fuzz" || last.Error != nil {
+		t.Errorf("campaign case: %+v", last)
+	}
+	first := s.Cases[0]
+	if !strings.HasPrefix(first.Name, "seed ") || first.Failure == nil || !strings.Contains(first.Failure.Text, "replay: conform --host ") {
+		t.Errorf("failing seed case: %+v", first)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/twosettle/twosettle/explore"
 	"github.com/twosettle/twosettle/fileio"
 	"github.com/twosettle/twosettle/harness"
+	"github.com/twosettle/twosettle/junit"
 	"github.com/twosettle/twosettle/scenarios"
 )
 
@@ -24,7 +25,7 @@ import (
 // a failure, 2 bad usage, invalid input or a host that does not speak the protocol).
 //
 //	conform --host 'CMD ARGS' [--seed N] [--json FILE] [--junit FILE] [--timeout D] [-v] [FILES|DIRS]
-//	conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR]
+//	conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--json FILE] [--junit FILE]
 //	conform --profile projection --host 'CMD ARGS' [--library=false] [--seeds N] [--edge N] [--start S] [--out DIR] [--json FILE] [--junit FILE] [-v] [LOG.jsonl...]
 //	conform projection --log FILE.jsonl [--view FILE.jsonl]
 //	conform refhost [--mutant NAME]
@@ -75,7 +76,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string
 const usage = `usage:
   conform --host 'CMD ARGS' [--seed N] [--json FILE] [--junit FILE] [--timeout D] [--max-line N] [-v] [FILES|DIRS]
       run the scenario library (or the given scenario files) against the host process
-  conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR]
+  conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--json FILE] [--junit FILE]
       run the swarm fuzzer against the host (one process per worker); failures are shrunk and written
   conform --profile projection --host 'CMD ARGS' [--library=false] [--seeds N] [--edge N] [--start S] [--out DIR] [--json FILE] [--junit FILE] [-v] [LOG.jsonl...]
       the projection profile: the host is a userQuestions fold; every Session of the library, of N fuzz
@@ -410,6 +411,7 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 	out := fs.String("out", "conform-failures", "the directory failures are written to (YAML + transcript)")
 	noShrink := fs.Bool("no-shrink", false, "write failures as generated, without shrinking")
 	jsonOut := fs.String("json", "", "write the campaign as JSON to this file (- for stdout): seeds_run, failures, interrupted")
+	junitOut := fs.String("junit", "", "write the campaign as JUnit XML to this file: a testcase per failing seed and one for the campaign")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -428,6 +430,12 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 	if *jsonOut != "" && *jsonOut != "-" {
 		if err := fileio.CheckFile(*jsonOut); err != nil {
 			fmt.Fprintln(stderr, "conform fuzz: --json:", err)
+			return 2
+		}
+	}
+	if *junitOut != "" {
+		if err := fileio.CheckFile(*junitOut); err != nil {
+			fmt.Fprintln(stderr, "conform fuzz: --junit:", err)
 			return 2
 		}
 	}
@@ -458,12 +466,15 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 		c.Options = explore.Options{Client: pool.ClientFactory}
 		replayFlag = "--client"
 	}
+	replay := func(f explore.Failure) string {
+		return fmt.Sprintf("conform %s %s -v %s", replayFlag, ShellQuote(hf.host), ShellQuote(f.File))
+	}
 	c.OnFailure = func(f explore.Failure) {
 		fmt.Fprintf(stdout, "FAIL    seed %d: %s\n", f.Seed, f.Message)
 		switch {
 		case f.File != "":
 			fmt.Fprintf(stdout, "        wrote %s and %s\n", f.File, f.Transcript)
-			fmt.Fprintf(stdout, "        replay: conform %s %s -v %s\n", replayFlag, ShellQuote(hf.host), ShellQuote(f.File))
+			fmt.Fprintf(stdout, "        replay: %s\n", replay(f))
 		case f.WriteErr != "":
 			fmt.Fprintf(stdout, "        not written: %s\n", f.WriteErr)
 		}
@@ -514,6 +525,17 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 			stdout.Write(b)
 		} else if err := fileio.WriteAtomic(*jsonOut, b); err != nil {
 			fmt.Fprintln(stderr, "conform fuzz: --json:", err)
+			return 2
+		}
+	}
+	if *junitOut != "" {
+		var b bytes.Buffer
+		err := junit.Write(&b, rep.JUnit("conform fuzz", *shard, replay))
+		if err == nil {
+			err = fileio.WriteAtomic(*junitOut, b.Bytes())
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "conform fuzz: --junit:", err)
 			return 2
 		}
 	}

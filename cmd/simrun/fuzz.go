@@ -199,7 +199,7 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s, %d failures in %s (%.0f seeds/s, %d records)\n", what, len(rep.Failures),
 			rep.Elapsed.Truncate(time.Millisecond), rate, rep.Records)
 	}
-	if *junitOut != "" && !writeJUnit("simrun fuzz", *junitOut, fuzzJUnit(rep, *shard), stderr) {
+	if *junitOut != "" && !writeJUnit("simrun fuzz", *junitOut, rep.JUnit("simrun fuzz", *shard, func(f explore.Failure) string { return f.Replay }), stderr) {
 		return 2
 	}
 	code := campaignExit(rep)

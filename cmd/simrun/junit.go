@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/twosettle/twosettle/explore"
 	"github.com/twosettle/twosettle/fileio"
 	"github.com/twosettle/twosettle/harness"
 	"github.com/twosettle/twosettle/junit"
@@ -80,40 +78,6 @@ func firstOr(ls []string, def string) string {
 		return strings.TrimSpace(ls[0])
 	}
 	return def
-}
-
-// fuzzJUnit: a testcase per failing seed (classname simrun.fuzz, name "seed N") with its
-// invariant, files and replay line, and one testcase "campaign" for the whole campaign
-// (an <error> when it was interrupted before every seed ran).
-func fuzzJUnit(rep *explore.Report, shard string) junit.Suites {
-	s := junit.Suite{Name: "fuzz", Time: junit.Seconds(rep.Elapsed.Milliseconds())}
-	s.Properties = &junit.Properties{Props: []junit.Property{
-		{Name: "seeds_run", Value: strconv.FormatUint(rep.SeedsRun, 10)},
-		{Name: "shard", Value: junit.Safe(shard)},
-	}}
-	for _, f := range rep.Failures {
-		c := junit.Case{Name: "seed " + strconv.FormatUint(f.Seed, 10), Classname: "simrun.fuzz", Time: "0.000"}
-		text := f.Invariant + ": " + f.Message + "\n"
-		if f.File != "" {
-			text += "wrote " + f.File + "\nreplay: " + f.Replay + "\n"
-		}
-		if f.WriteErr != "" {
-			text += "not written: " + f.WriteErr + "\n"
-		}
-		c.Failure = &junit.Outcome{Message: junit.ShortMessage(f.Message), Type: f.Invariant, Text: text}
-		s.Failures++
-		s.Cases = append(s.Cases, c)
-	}
-	camp := junit.Case{Name: "campaign", Classname: "simrun.fuzz", Time: s.Time}
-	summary := junit.Text(fmt.Sprintf("%d seeds, %d failures", rep.SeedsRun, len(rep.Failures)))
-	camp.SystemOut = &summary
-	if rep.Interrupted {
-		camp.Error = &junit.Outcome{Message: "interrupted before every seed ran", Type: "interrupted"}
-		s.Errors++
-	}
-	s.Cases = append(s.Cases, camp)
-	s.Tests = len(s.Cases)
-	return suites("simrun fuzz", s)
 }
 
 // mutantsJUnit: a testcase per mutant (classname simrun.mutants); one the oracle did not
