@@ -5,7 +5,8 @@ package twosettle_test
 // the documents themselves names a file of docs/ and a numbered heading (or a heading's
 // anchor) in it, and nothing cites the design, requirements or peer texts the project was
 // built from in their old forms ("DESIGN §6", "spec §5.2", "peer-runtime Q11",
-// "../shared/..."). A bare "§N" refers to the last document cited before it in the same
+// a relative path that climbs out of the repository, "../NAME/..." where NAME is not an
+// entry of the repository's root). A bare "§N" refers to the last document cited before it in the same
 // paragraph (a comment block, a Markdown paragraph); one with no document before it is an
 // error. The checker is a plain function over file contents so that the tests below prove it
 // catches each kind of bad citation, not only that today's tree is clean.
@@ -18,6 +19,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -25,12 +27,32 @@ var (
 	// citeToken finds, in order: a document reference (docs/NAME.md, or NAME.md inside
 	// docs/ itself, with an optional #anchor), an old form, or a section sign.
 	citeToken = regexp.MustCompile(`(?:(docs/)([A-Za-z0-9_-]+\.md)|(\b[A-Z][A-Z0-9-]*\.md))(#[A-Za-z0-9_-]+)?` +
-		`|(\.\./shared\b|\bshared/(?:DESIGN|REQUIREMENTS|decision|spec)\b|\bspec/peer-(?:runtime|behaviour)\.md|\b(?:DESIGN|spec|peer-runtime|peer-behaviour|peer spec|peer)(?:\.md)?\s*§|\bpeer-runtime\s+(?:open question\s+)?Q[0-9]+)` +
+		`|((?:\.\./)+[A-Za-z0-9_-][A-Za-z0-9_.-]*|\bshared/(?:DESIGN|REQUIREMENTS|decision|spec)\b|\bspec/peer-(?:runtime|behaviour)\.md|\b(?:DESIGN|spec|peer-runtime|peer-behaviour|peer spec|peer)(?:\.md)?\s*§|\bpeer-runtime\s+(?:open question\s+)?Q[0-9]+)` +
 		`|§\s*([0-9]+(?:\.[0-9]+)*)`)
 	headingNumber = regexp.MustCompile(`^#+\s+(?:§\s*)?([0-9]+(?:\.[0-9]+)*)\.?\s`)
 	headingLine   = regexp.MustCompile(`^#+\s+(.*?)\s*$`)
 	anchorDrop    = regexp.MustCompile(`[^a-z0-9 _-]`)
 )
+
+// repositoryNames is every file and directory name of the repository (the test runs at
+// its root), read once.
+var repositoryNames = sync.OnceValue(func() map[string]bool {
+	names := map[string]bool{}
+	filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		names[filepath.Base(p)] = true
+		return nil
+	})
+	return names
+})
+
+// insideRepository reports whether "../name" can name something of the repository: the
+// repository has an entry of that name (../docs from a package directory, ../schema.json
+// from scenarios/library or in the YAML the encoder writes there). A name the repository
+// does not have is a text outside it.
+func insideRepository(name string) bool { return repositoryNames()[name] }
 
 // missing stands for a cited document that does not exist.
 const missing = "\x00"
@@ -156,6 +178,9 @@ func checkCitations(files, docs map[string]string) []string {
 						bad = append(bad, at+"docs/"+name+" has no heading with anchor "+a)
 					}
 				case group(5) != "":
+					if up := strings.TrimLeft(group(5), "./"); strings.HasPrefix(group(5), "../") && insideRepository(up) {
+						continue // ../docs from a package directory: still the repository
+					}
 					bad = append(bad, at+"cites "+strconv.Quote(group(5))+", a text outside the repository: cite docs/ instead")
 				default:
 					sec := group(6)
@@ -255,7 +280,7 @@ func TestCheckCitationsCatchesBadCitations(t *testing.T) {
 		{"old DESIGN form", "// DESIGN §6\n", `x.go:1: cites "DESIGN §", a text outside the repository: cite docs/ instead`},
 		{"old spec form", "// (spec §5.2)\n", `x.go:1: cites "spec §", a text outside the repository: cite docs/ instead`},
 		{"old peer-runtime question", "// peer-runtime Q11\n", `x.go:1: cites "peer-runtime Q11", a text outside the repository: cite docs/ instead`},
-		{"path outside", "See `../shared/DESIGN.md`\n", `x.go:1: cites "../shared", a text outside the repository: cite docs/ instead`},
+		{"path outside", "See `../elsewhere/DESIGN.md`\n", `x.go:1: cites "../elsewhere", a text outside the repository: cite docs/ instead`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -268,6 +293,10 @@ func TestCheckCitationsCatchesBadCitations(t *testing.T) {
 				t.Fatalf("got %q, want %q", got, want)
 			}
 		})
+	}
+	// "../" up to a name the repository has is no citation of an outside text.
+	if got := checkCitations(map[string]string{"scenarios/x.go": "// read ../docs/A.md\n", "scenarios/library/x.yaml": "# $schema=../schema.json\n"}, docs); len(got) != 0 {
+		t.Fatalf("paths up into the repository: %q", got)
 	}
 	// Inside docs/, NAME.md and a bare § resolve against the documents themselves.
 	if got := checkCitations(map[string]string{"docs/B.md": docs["B.md"]}, docs); len(got) != 0 {
