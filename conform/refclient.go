@@ -106,27 +106,10 @@ func ServeClient(in io.Reader, out io.Writer, mut string, version string) error 
 				break
 			}
 			effs, aerr := c.Apply(wire.Time(req.Now), in)
-			b = append(b, `{"type":"applied","n":`...)
-			b = strconv.AppendInt(b, req.N, 10)
-			b = append(b, `,"effects":[`...)
-			for i, e := range effs {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				if b, err = wire.AppendClientEffectJSON(b, e); err != nil {
-					return fmt.Errorf("refclient: cannot encode %s: %v", e, err)
-				}
+			at, ok := c.NextDeadline()
+			if b, err = appendApplied(b, req.N, effs, wire.AppendClientEffectJSON, aerr, at, ok); err != nil {
+				return fmt.Errorf("refclient: %v", err)
 			}
-			b = append(b, ']')
-			if aerr != nil {
-				b = append(b, `,"error":`...)
-				b = wire.AppendJSONString(b, aerr.Error())
-			}
-			if at, ok := c.NextDeadline(); ok {
-				b = append(b, `,"deadline":`...)
-				b = strconv.AppendInt(b, int64(at), 10)
-			}
-			b = append(b, "}\n"...)
 		case TypeState:
 			// 5. state: what the UI shows at client time at.
 			if c == nil {

@@ -133,27 +133,10 @@ func Serve(in io.Reader, out io.Writer, mutant string, version string) error {
 				break
 			}
 			effs, aerr := h.Apply(wire.Time(req.Now), cmd)
-			b = append(b, `{"type":"applied","n":`...)
-			b = strconv.AppendInt(b, req.N, 10)
-			b = append(b, `,"effects":[`...)
-			for i, e := range effs {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				if b, err = wire.AppendEffectJSON(b, e); err != nil {
-					return fmt.Errorf("refhost: cannot encode %s: %v", e, err)
-				}
+			at, ok := h.NextDeadline()
+			if b, err = appendApplied(b, req.N, effs, wire.AppendEffectJSON, aerr, at, ok); err != nil {
+				return fmt.Errorf("refhost: %v", err)
 			}
-			b = append(b, ']')
-			if aerr != nil {
-				b = append(b, `,"error":`...)
-				b = wire.AppendJSONString(b, aerr.Error())
-			}
-			if at, ok := h.NextDeadline(); ok {
-				b = append(b, `,"deadline":`...)
-				b = strconv.AppendInt(b, at.Ms(), 10)
-			}
-			b = append(b, "}\n"...)
 		case TypeState:
 			// 5. state: the snapshot, volatile machinery included (introspection).
 			if h == nil {
@@ -177,6 +160,33 @@ func Serve(in io.Reader, out io.Writer, mutant string, version string) error {
 }
 
 // errorLine is the host giving up on a request it cannot serve.
+// appendApplied appends the reply to an apply, for a host or a client alike: the effects
+// in order, encoded by enc, the refusal if any, and the next deadline when there is one.
+func appendApplied[E fmt.Stringer](b []byte, n int64, effs []E, enc func([]byte, E) ([]byte, error), refusal error, deadline wire.Time, hasDeadline bool) ([]byte, error) {
+	b = append(b, `{"type":"applied","n":`...)
+	b = strconv.AppendInt(b, n, 10)
+	b = append(b, `,"effects":[`...)
+	for i, e := range effs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = enc(b, e); err != nil {
+			return b, fmt.Errorf("cannot encode %s: %v", e, err)
+		}
+	}
+	b = append(b, ']')
+	if refusal != nil {
+		b = append(b, `,"error":`...)
+		b = wire.AppendJSONString(b, refusal.Error())
+	}
+	if hasDeadline {
+		b = append(b, `,"deadline":`...)
+		b = strconv.AppendInt(b, deadline.Ms(), 10)
+	}
+	return append(b, "}\n"...), nil
+}
+
 func errorLine(b []byte, n int64, msg string) []byte {
 	b = append(b, `{"type":"error","n":`...)
 	b = strconv.AppendInt(b, n, 10)
