@@ -4,6 +4,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/twosettle/twosettle/scenarios"
 )
 
@@ -92,4 +94,26 @@ func TestRefusalsAreMarked(t *testing.T) {
 	if n := Refusals(s, out.Plan, out.Trace); n != 1 || s.Steps[1].Refused == "" || s.Steps[0].Refused != "" {
 		t.Fatalf("marked %d: %+v", n, s.Steps)
 	}
+}
+
+func TestShrinkScenarioKeepsProbeTimes(t *testing.T) {
+	t.Run("INV-CLIENT-CARDS a failure seen only at a probe still reproduces: expectations become bare probes", func(t *testing.T) {
+		s := &scenarios.Scenario{
+			Sessions: []scenarios.Session{{Name: "main"}},
+			Expect: []scenarios.Expectation{
+				{At: 5, Kind: scenarios.ExpectCard, Subject: "c1", None: true},
+				{At: 5, Kind: scenarios.ExpectAgent, Subject: "main"},
+				{At: 9, Kind: scenarios.ExpectToolResult, Subject: "c1", Pending: true},
+				{End: true, Kind: scenarios.ExpectOracle},
+			},
+		}
+		got := probesOnly(s)
+		want := []scenarios.Expectation{
+			{At: 5, Kind: scenarios.ExpectAgent, Subject: "main"},
+			{At: 9, Kind: scenarios.ExpectAgent, Subject: "main"},
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("probesOnly (-want +got):\n%s", diff)
+		}
+	})
 }

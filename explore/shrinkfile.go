@@ -31,14 +31,16 @@ type Shrunk struct {
 // s at its own seed, takes its first violated invariant, shrinks with Shrink keeping that
 // invariant first, marks the steps the run refuses (refused:), renames it <name>-shrunk
 // and checks, as Final does, that its YAML decoded back fails the same way through the
-// harness (simrun replay). s's expectations are dropped first: they describe the original
-// run (a deleted call would make them invalid, and an oracle: violation expectation would
-// hide the failure from replay). s is not modified. A scenario that passes is ErrPasses;
+// harness (simrun replay). s's expectations are made bare probes first: what they assert
+// describes the original run (a deleted call would make them invalid, and an oracle:
+// violation expectation would hide the failure from replay), but the snapshot each takes
+// at its time is where the oracle's snapshot invariants judge, so a failure seen only at
+// a probe still reproduces. s is not modified. A scenario that passes is ErrPasses;
 // one the host or the simulator refuses, or whose host is lost, is an error.
 func ShrinkScenario(s *scenarios.Scenario, opts Options, b ShrinkBudget) (*Shrunk, error) {
 	r := NewRunner(opts)
 	c := clone(s)
-	c.Expect = nil
+	c.Expect = probesOnly(s)
 	out, _ := r.Run(c)
 	switch {
 	case out.Kind == InvalidScenario, out.Kind == HostLost:
@@ -69,4 +71,25 @@ func ShrinkScenario(s *scenarios.Scenario, opts Options, b ShrinkBudget) (*Shrun
 	back, _ := scenarios.Decode(name+".yaml", yaml)
 	res.Scenario, res.YAML, res.Transcript = back, yaml, transcript
 	return res, nil
+}
+
+// probesOnly is s's expectations with their assertions dropped: at each time one
+// expectation had (an at: end one is dropped, the run's end is always judged), an
+// expectation that asserts only that the first Session exists, so the run still takes its
+// snapshot there.
+func probesOnly(s *scenarios.Scenario) []scenarios.Expectation {
+	session := scenarios.DefaultSession
+	if len(s.Sessions) > 0 {
+		session = s.Sessions[0].Name
+	}
+	var out []scenarios.Expectation
+	seen := map[scenarios.Duration]bool{}
+	for _, e := range s.Expect {
+		if e.End || seen[e.At] {
+			continue
+		}
+		seen[e.At] = true
+		out = append(out, scenarios.Expectation{At: e.At, Kind: scenarios.ExpectAgent, Subject: session})
+	}
+	return out
 }

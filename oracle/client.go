@@ -17,6 +17,12 @@ type clientModel struct {
 	events  map[string]*clientEvent
 	streams map[string]*clientStream
 	results map[string]*clientResult // by RPC id: outcomes awaiting their HTTP reply
+	// every $events/result RPC the client sent, by RPC id: its generation
+	resultGen map[string]int
+	// failing: a $events/result of the live generation failed (docs/PEER-RUNTIME.md §1.4:
+	// the whole generation fails and the client reconnects), so the generation's later
+	// waterfall frames are not taken: the next generation gets them as replays
+	failing bool
 	frozen  map[fgKey]int            // edited or taken time on (CD-4), for good on this client: the input's record
 	frozeAt map[fgKey]int            // the page load (reloads so far) of each freeze
 	nq      map[fgKey]int            // question count of the requests and rows seen for a call (-1: several)
@@ -71,7 +77,7 @@ func (c *Checker) client(name string) *clientModel {
 	cm := c.clients[name]
 	if cm == nil {
 		cm = &clientModel{name: name, events: map[string]*clientEvent{}, streams: map[string]*clientStream{}, views: map[string]*clientView{}, blind: map[string]bool{},
-			results: map[string]*clientResult{}, frozen: map[fgKey]int{}, frozeAt: map[fgKey]int{}, nq: map[fgKey]int{}, cards: map[fgKey]bool{}, settled: map[fgKey]bool{}}
+			results: map[string]*clientResult{}, resultGen: map[string]int{}, frozen: map[fgKey]int{}, frozeAt: map[fgKey]int{}, nq: map[fgKey]int{}, cards: map[fgKey]bool{}, settled: map[fgKey]bool{}}
 		c.clients[name] = cm
 	}
 	return cm
@@ -97,12 +103,16 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 	case wire.FromHost:
 		switch f := x.Frame.(type) {
 		case wire.Ready:
-			cm.gen = f.Gen
+			cm.gen, cm.failing = f.Gen, false
+			clear(cm.resultGen)
 			clear(cm.events)
 			for _, st := range cm.streams {
 				st.ended = true
 			}
 		case wire.Waterfall:
+			if cm.failing {
+				break // a failed generation's frame: replayed to the next one
+			}
 			ev := &clientEvent{id: f.EventID, session: f.AgentID, rec: i}
 			nq := -1
 			if gev := c.events[f.EventID]; gev != nil {
@@ -155,7 +165,15 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 		}
 	case wire.FromHTTP:
 		delete(cm.results, x.RPCID)
+		if gen, ok := cm.resultGen[x.RPCID]; ok {
+			delete(cm.resultGen, x.RPCID)
+			if !x.Envelope.OK && gen == cm.gen {
+				cm.failing = true
+			}
+		}
 	case wire.LinkDown, wire.Reload:
+		cm.failing = false
+		clear(cm.resultGen)
 		for _, st := range cm.streams {
 			st.ended = true
 		}
@@ -389,6 +407,7 @@ func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
 	cm := c.client(r.Actor)
 	switch x := e.(type) {
 	case wire.SendResult:
+		cm.resultGen[x.RPCID] = x.Gen
 		ev := cm.events[x.EventID]
 		if x.Outcome.Kind == wire.OutcomeResult {
 			if !cm.submit || cm.submitUsed {
