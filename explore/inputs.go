@@ -2,6 +2,7 @@ package explore
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/scenarios"
@@ -61,10 +62,24 @@ func (g *gen) inputs() {
 	if len(g.calls) > 0 && chance(r, 20) {
 		g.replyLookalike()
 	}
-	if late := g.lateCalls(); len(late) > 0 && g.sw.Mode == scenarios.ModeTimed && chance(r, 25) {
+	if late := modelCalls(g.lateCalls()); len(late) > 0 && g.sw.Mode == scenarios.ModeTimed && chance(r, 25) {
 		g.reaskContinued(pick(r, late))
 	}
 	g.probes()
+}
+
+// modelCalls is calls without the PTC sub-calls: a model reuses its own call ids, never
+// the ids the host gives a run_code call's sub-calls (PARENT:ptc:N). Two live calls of a
+// Session under one id is not an input the decision defines: the projection, the host's
+// waits and the oracle all key a call by (Session, call id).
+func modelCalls(calls []genCall) []genCall {
+	var out []genCall
+	for _, c := range calls {
+		if !strings.Contains(c.call, ":ptc:") {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // reaskContinued asks a call id again after its question went continued (PROJ-3: the

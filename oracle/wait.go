@@ -359,9 +359,14 @@ func (c *Checker) directCmd(i int, x wire.Direct) {
 // waiting (the calls that may be its are marked ambiguous when there are several).
 func (c *Checker) linkEvent(i int, ev *gwEvent, replay bool) {
 	if ev.keyed {
-		// the live wait's call, not a later call sharing its key (a refused duplicate
-		// askTimed, ASK-7): that one fails DUPLICATE_WAIT and forwards no request
-		fg := c.waitFor(fgKey{ev.agent, ev.callID})
+		fg := c.fgs[fgKey{ev.agent, ev.callID}]
+		if fg != nil && fg.dupWait {
+			// a refused duplicate askTimed (ASK-7) fails DUPLICATE_WAIT and forwards no
+			// request: one for its key is the live wait's
+			if w := c.liveWait(fg.key); w != nil {
+				fg = w
+			}
+		}
 		if fg == nil {
 			fg = c.newForeground(fgKey{ev.agent, ev.callID}, fgTool, i)
 		}
