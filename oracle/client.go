@@ -23,9 +23,9 @@ type clientModel struct {
 	// the whole generation fails and the client reconnects), so the generation's later
 	// waterfall frames are not taken: the next generation gets them as replays
 	failing bool
-	frozen  map[fgKey]int            // edited or taken time on (CD-4), for good on this client: the input's record
-	frozeAt map[fgKey]int            // the page load (reloads so far) of each freeze
-	nq      map[fgKey]int            // question count of the requests and rows seen for a call (-1: several)
+	frozen  map[fgKey]int // edited or taken time on (CD-4), for good on this client: the input's record
+	frozeAt map[fgKey]int // the page load (reloads so far) of each freeze
+	nq      map[fgKey]int // question count of the requests and rows seen for a call (-1: several)
 	reloads int
 
 	// how far the client's clock was set back so far (clock-jump faults), in ms
