@@ -16,7 +16,10 @@ import (
 // behind it with room to grow (buf): a new row is appended there, so a view that only
 // gains a row shares its predecessor's rows instead of copying them all (asking N
 // questions copies O(N) rows, not O(N²)). Rows of a published view are never rewritten:
-// a change to an existing row, or a removal, still copies.
+// a change to an existing row, or a removal, copies once after a View handed the rows
+// out; until the next View the projection owns that copy and changes it in place, so the
+// N tool results one Apply appends (N questions going pending together) copy the rows
+// once, not N times.
 type Projection struct {
 	inherited int
 	timed     bool
@@ -24,8 +27,11 @@ type Projection struct {
 	buf       []wire.PendingRow   // view.Active's backing array with its spare room, or nil
 	settled   []wire.SettledRow   // view.Settled's backing array with its spare room, or nil
 	ids       map[string]struct{} // the call ids of view.Active (unique: putLast keeps them so)
-	memo      *Memo
-	mutants   mutant.Set
+	// shared is how many leading rows of buf a view handed out by View holds: those are
+	// never rewritten; the rows past them are the projection's own until the next View
+	shared  int
+	memo    *Memo
+	mutants mutant.Set
 }
 
 // emptyView is the view of a fresh projection. Its slices have no capacity, so every
@@ -59,7 +65,16 @@ func Fold(events []session.Event, inherited int) wire.QuestionsView {
 }
 
 // View is the current view.
-func (p *Projection) View() wire.QuestionsView { return p.view }
+func (p *Projection) View() wire.QuestionsView {
+	if p.owns(p.view.Active) {
+		p.shared = max(p.shared, len(p.view.Active))
+	}
+	return p.view
+}
+
+// private reports whether active rows i and after are the projection's own (buf behind
+// them, no view handed out holds them): a change from row i on may rewrite them in place.
+func (p *Projection) private(i int) bool { return i >= p.shared && p.owns(p.view.Active) }
 
 // Timed reports whether the latest request/header declared the timed schema.
 func (p *Projection) Timed() bool { return p.timed }
@@ -169,6 +184,10 @@ func (p *Projection) toolResult(d session.ToolResult) bool {
 		if p.view.Active[i].State == wire.StateContinued {
 			return false
 		}
+		if p.private(i) {
+			p.view.Active[i].State = wire.StateContinued // PROJ-4: no one holds these rows
+			return true
+		}
 		active := p.copyActive(len(p.view.Active))
 		copy(active, p.view.Active)           // the published rows stay as they were
 		active[i].State = wire.StateContinued // PROJ-4, in place
@@ -233,6 +252,7 @@ func (p *Projection) owns(active []wire.PendingRow) bool {
 // view's active rows and returns the slice of it a view publishes (no spare capacity).
 func (p *Projection) copyActive(n int) []wire.PendingRow {
 	p.buf = make([]wire.PendingRow, n, n+4) // append grows it further, amortised
+	p.shared = 0
 	return p.buf[:n:n]
 }
 
@@ -251,11 +271,19 @@ func (p *Projection) settle(i int, answers []wire.AnswerItem) {
 	p.view = wire.QuestionsView{Active: p.without(i), Settled: p.settled[:n:n]}
 }
 
-// without returns a new slice of the active rows with row i removed (its call id leaves
-// ids).
+// without returns a slice of the active rows with row i removed (its call id leaves
+// ids): a new one, or the projection's unpublished one shortened in place. The caller
+// makes it the view (unpublished).
 func (p *Projection) without(i int) []wire.PendingRow {
 	rows := p.view.Active
 	delete(p.ids, rows[i].CallID)
+	if p.private(i) {
+		n := len(rows) - 1
+		copy(p.buf[i:], p.buf[i+1:])
+		p.buf[len(p.buf)-1] = wire.PendingRow{}
+		p.buf = p.buf[:n]
+		return p.buf[:n:n]
+	}
 	out := p.copyActive(len(rows) - 1)[:0]
 	out = append(out, rows[:i]...)
 	return append(out, rows[i+1:]...)
