@@ -100,12 +100,15 @@ func (c *Client) cardOf(session, callID string) *card {
 	if c.page.byKey.indexed() {
 		return c.page.byKey.at(keyOf(session, callID)) // many cards: one lookup
 	}
-	for _, e := range c.page.byKey.entries {
-		if isKeyOf(e.key, session, callID) {
-			return e.val
+	var found *card
+	c.page.byKey.each(func(key string, k *card) bool {
+		if isKeyOf(key, session, callID) {
+			found = k
+			return false
 		}
-	}
-	return nil
+		return true
+	})
+	return found
 }
 
 // address is how user actions name the card: its call id, or "#N".

@@ -114,13 +114,12 @@ func (c *Client) failGeneration() {
 // resultsInFlight reports whether an outcome sent in the live generation still awaits its
 // HTTP reply.
 func (c *Client) resultsInFlight() bool {
-	for _, e := range c.page.deliveries.entries {
-		d := e.val
-		if d.inFlight {
-			return true
-		}
-	}
-	return false
+	inFlight := false
+	c.page.deliveries.each(func(_ string, d *delivery) bool {
+		inFlight = d.inFlight
+		return !inFlight
+	})
+	return inFlight
 }
 
 // releaseAfterOutcome releases d's claim now, or when the reply to its outcome comes if

@@ -183,12 +183,12 @@ func (w *world) genInput(t *rapid.T) wire.ClientInput {
 // attachedEvents are the event ids whose channel is attached to a card right now.
 func attachedEvents(c *Client) map[string]bool {
 	out := map[string]bool{}
-	for _, e := range c.page.deliveries.entries {
-		id, d := e.key, e.val
+	c.page.deliveries.each(func(id string, d *delivery) bool {
 		if d.phase == phListening && d.card != nil && d.card.waterfall == d {
 			out[id] = true
 		}
-	}
+		return true
+	})
 	return out
 }
 

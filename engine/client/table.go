@@ -7,15 +7,19 @@ import "slices"
 // which a scan finds faster than a hash does, and a zero table is ready to use.
 // Iteration is in insertion order. Past indexAbove entries (a generated or hostile run
 // with thousands of open questions) a map from key to position is kept beside the
-// slice, so a lookup stays O(1) and a run's cost near-linear in what it holds.
+// slice, so a lookup stays O(1) and a run's cost near-linear in what it holds: a removal
+// then leaves a hole (dead) instead of shifting and renumbering every later entry, and
+// the holes are compacted away once they are half the slice (amortised O(1)).
 type table[V any] struct {
 	entries []entry[V]
 	pos     map[string]int // nil while the table is small
+	dead    int            // holes in entries (only while pos is kept)
 }
 
 type entry[V any] struct {
-	key string
-	val V
+	key  string
+	val  V
+	dead bool // removed: a hole the next compaction drops
 }
 
 // indexAbove is the size past which a table keeps its map.
@@ -57,7 +61,7 @@ func (t *table[V]) set(key string, v V) {
 	if t.entries == nil {
 		t.entries = make([]entry[V], 0, 4)
 	}
-	t.entries = append(t.entries, entry[V]{key, v})
+	t.entries = append(t.entries, entry[V]{key: key, val: v})
 	switch {
 	case t.pos != nil:
 		t.pos[key] = len(t.entries) - 1
@@ -75,27 +79,50 @@ func (t *table[V]) del(key string) {
 	if i < 0 {
 		return
 	}
-	t.entries = slices.Delete(t.entries, i, i+1)
 	if t.pos == nil {
+		t.entries = slices.Delete(t.entries, i, i+1)
 		return
 	}
 	delete(t.pos, key)
-	if len(t.entries) <= indexAbove/2 {
+	t.entries[i] = entry[V]{dead: true}
+	t.dead++
+	if t.len() <= indexAbove/2 {
+		t.compact()
 		t.pos = nil // small again: back to scanning
 		return
 	}
-	for j := i; j < len(t.entries); j++ {
-		t.pos[t.entries[j].key] = j
+	if t.dead > len(t.entries)/2 {
+		t.compact()
+		for j, e := range t.entries {
+			t.pos[e.key] = j
+		}
 	}
 }
 
-func (t *table[V]) len() int { return len(t.entries) }
+// compact drops the holes, keeping the order.
+func (t *table[V]) compact() {
+	t.entries = slices.DeleteFunc(t.entries, func(e entry[V]) bool { return e.dead })
+	t.dead = 0
+}
+
+func (t *table[V]) len() int { return len(t.entries) - t.dead }
+
+// each calls f with every entry's key and value in insertion order, until f returns false.
+func (t *table[V]) each(f func(key string, v V) bool) {
+	for i := range t.entries {
+		if e := &t.entries[i]; !e.dead && !f(e.key, e.val) {
+			return
+		}
+	}
+}
 
 // values lists the values in insertion order (a new slice).
 func (t *table[V]) values() []V {
-	out := make([]V, len(t.entries))
+	out := make([]V, 0, t.len())
 	for i := range t.entries {
-		out[i] = t.entries[i].val
+		if !t.entries[i].dead {
+			out = append(out, t.entries[i].val)
+		}
 	}
 	return out
 }
