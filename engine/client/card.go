@@ -51,11 +51,11 @@ type card struct {
 	// countdown (docs/PEER.md §6.2)
 	timedWait   bool // the attached waterfall has a deadline
 	hasDeadline bool // a local deadline runs
-	// timedList is the page's list of cards whose deadline ran (page.timed), which this
-	// card joins the first time it gets one (inTimed), so that the deadline scans read
-	// those cards only, not every open card.
-	timedList    *[]*card // nil once removed
-	inTimed      bool
+	// timedList is the page's deadline heap (page.timed), which every deadline this card
+	// sets joins (dlVer tells the current one), so that the deadline scans read only cards
+	// with a deadline running; nil once the card is removed.
+	timedList    *deadlines
+	dlVer        uint64
 	load         int   // the page load the card belongs to (Client.loads)
 	deadline     int64 // client time
 	anchor       int64 // the client time the tick interval started
@@ -169,9 +169,9 @@ func (c *card) countdown(now int64) *wire.Countdown {
 
 func (c *card) setDeadline(now, at int64) {
 	c.hasDeadline, c.deadline, c.anchor = true, at, now
-	if !c.inTimed && c.timedList != nil {
-		*c.timedList = append(*c.timedList, c)
-		c.inTimed = true
+	c.dlVer++
+	if c.timedList != nil {
+		c.timedList.push(c)
 	}
 }
 

@@ -75,9 +75,9 @@ type page struct {
 	rpcs       table[*rpcCall]  // HTTP requests awaiting their reply
 
 	cards []*card // creation order
-	// timed are the cards that have had a deadline, in no particular order (the deadline
-	// scans break ties by creation order); advance drops those without one.
-	timed    []*card
+	// timed are the deadlines the page's cards set, earliest first (advance and
+	// NextDeadline read the top only)
+	timed    deadlines
 	byKey    table[*card]
 	sessions table[*sessionView]
 	order    []string       // session ids, sorted
@@ -157,7 +157,8 @@ func New(cfg Config) *Client {
 func (c *Client) newPage() {
 	c.loads++
 	c.page = page{
-		key: pageKey(c.seed, c.loads),
+		key:   pageKey(c.seed, c.loads),
+		timed: deadlines{tick: c.tick},
 	}
 }
 
@@ -230,25 +231,12 @@ func (c *Client) Apply(at wire.Time, in wire.ClientInput) ([]wire.ClientEffect, 
 func (c *Client) advance(now int64) (expired bool) {
 	c.now = now
 	for {
-		var due *card
-		var at int64
-		timed := c.page.timed[:0]
-		for _, k := range c.page.timed {
-			if !c.ticking(k) {
-				k.inTimed = false
-				continue
-			}
-			timed = append(timed, k)
-			t := k.fireTick(c.tick)
-			if t <= now && (due == nil || t < at || (t == at && k.seq < due.seq)) {
-				due, at = k, t
-			}
-		}
-		clear(c.page.timed[len(timed):])
-		c.page.timed = timed
-		if due == nil {
+		e, ok := c.page.timed.next(c.ticking)
+		if !ok || e.at > now {
 			return expired
 		}
+		c.page.timed.pop()
+		due := e.card
 		if !due.expirable() {
 			due.hasDeadline = false
 			continue
@@ -266,16 +254,8 @@ func (c *Client) ticking(k *card) bool {
 // NextDeadline is the client time of the next tick that expires a card (wire.ClientPort).
 // Ticks before it only repaint the countdown, which State computes from the clock.
 func (c *Client) NextDeadline() (wire.Time, bool) {
-	var at wire.Time
-	ok := false
-	for _, k := range c.page.timed {
-		if c.ticking(k) {
-			if t := wire.Time(k.fireTick(c.tick)); !ok || t < at {
-				at, ok = t, true
-			}
-		}
-	}
-	return at, ok
+	e, ok := c.page.timed.next(c.ticking)
+	return wire.Time(e.at), ok
 }
 
 // State snapshots the client at the client time of its last input (wire.ClientPort).
