@@ -43,6 +43,7 @@ type Checker struct {
 	waits    map[fgKey]*foreground // the foreground owning each live host wait
 	hostMode int                   // the host's tool mode, once the trace shows it
 	active   []*foreground
+	expiry   expiryWatch // the open waits by expiry instant (performance only)
 	directs  map[string]*directOp
 	rpcs     map[rpcKey]*rpcCall
 	accepted []*acceptance
@@ -156,6 +157,7 @@ func (c *Checker) reset(t *trace.Trace) {
 	c.waits = map[fgKey]*foreground{}
 	c.hostMode = hostModeUnknown
 	c.active = c.active[:0]
+	c.expiry = expiryWatch{}
 	c.directs = map[string]*directOp{}
 	c.rpcs = map[rpcKey]*rpcCall{}
 	c.accepted = c.accepted[:0]

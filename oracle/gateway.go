@@ -237,6 +237,7 @@ func (c *Checker) endStream(k streamKey, rec int, byCmd bool) {
 		fg.claims--
 		if fg.claims == 0 {
 			fg.unclaimedSince, fg.releaseRec = c.recs[rec].Time, rec
+			c.watch(fg)
 		}
 	}
 }

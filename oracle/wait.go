@@ -72,12 +72,17 @@ type foreground struct {
 	noteClaims                         int
 	noteDeadline                       int64
 	noteRec                            int
+
+	order   int    // creation order (its place in c.active)
+	watched uint64 // the expiryWatch round that last judged it
 }
 
 func (c *Checker) newForeground(key fgKey, kind, rec int) *foreground {
 	fg := &foreground{key: key, kind: kind, startRec: rec, start: c.recs[rec].Time, releaseRec: -1,
 		parentAbortRec: -1, endRec: -1, waitEndRec: -1, expiryRec: -1, resultRec: -1, noteRec: -1}
 	fg.unclaimedSince = fg.start
+	c.expiry.seq++
+	fg.order = c.expiry.seq
 	for _, cn := range c.conns {
 		if cn.connected {
 			fg.connectedAt++
@@ -134,6 +139,7 @@ func (c *Checker) setTimed(fg *foreground, rec int, why string) {
 			fg.deadline, fg.dlKnown, fg.dlFromArgs = fg.start+ms, true, true
 		}
 	}
+	c.watch(fg)
 }
 
 func modeName(m int) string {
@@ -231,6 +237,7 @@ func (c *Checker) resolveMode(fg *foreground) {
 	}
 	if fg.mode == modeTimed {
 		fg.deadline, fg.dlKnown, fg.dlFromArgs = fg.start+fg.argMs, true, true
+		defer c.watch(fg) // once dupWait is known
 	}
 	if (fg.mode == modeTimed || fg.mode == modeUnknown) && !fg.noAsk {
 		if w := c.liveWait(fg.key); w != nil && w != fg {
@@ -329,6 +336,7 @@ func (c *Checker) directCmd(i int, x wire.Direct) {
 		}
 		fg.refused = d.stale
 		d.fg = fg
+		c.watch(fg)
 	case wire.OpAsk:
 		key := fgKey{x.Session, "direct:" + x.ID}
 		fg := c.newForeground(key, fgDirect, i)
@@ -508,8 +516,8 @@ func (c *Checker) waitsAtCommand(i int) {
 		return
 	}
 	now := c.recs[i].Time
-	for _, fg := range c.active {
-		if !fg.open() || !c.endVisible(fg) {
+	for _, fg := range c.dueExpiries(now) {
+		if !c.endVisible(fg) {
 			continue
 		}
 		if e, ok := fg.expiryAt(); ok && now > e {
@@ -650,6 +658,7 @@ func (c *Checker) waitNote(i int, x wire.WaitNote) {
 		}
 		if !fg.dlKnown {
 			fg.deadline, fg.dlKnown = x.Deadline, true
+			c.watch(fg)
 		}
 		return
 	}
