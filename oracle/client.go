@@ -16,6 +16,7 @@ type clientModel struct {
 	gen     int
 	events  map[string]*clientEvent
 	streams map[string]*clientStream
+	byCall  map[fgKey][]*clientStream // streams' openings by (session, call): claimFor's index
 	results map[string]*clientResult // by RPC id: outcomes awaiting their HTTP reply
 	// every $events/result RPC the client sent, by RPC id: its generation
 	resultGen map[string]int
@@ -76,17 +77,18 @@ type clientResult struct {
 func (c *Checker) client(name string) *clientModel {
 	cm := c.clients[name]
 	if cm == nil {
-		cm = &clientModel{name: name, events: map[string]*clientEvent{}, streams: map[string]*clientStream{}, views: map[string]*clientView{}, blind: map[string]bool{},
+		cm = &clientModel{name: name, events: map[string]*clientEvent{}, streams: map[string]*clientStream{}, byCall: map[fgKey][]*clientStream{}, views: map[string]*clientView{}, blind: map[string]bool{},
 			results: map[string]*clientResult{}, resultGen: map[string]int{}, frozen: map[fgKey]int{}, frozeAt: map[fgKey]int{}, nq: map[fgKey]int{}, cards: map[fgKey]bool{}, settled: map[fgKey]bool{}}
 		c.clients[name] = cm
 	}
 	return cm
 }
 
+// claimFor is the claim stream the client opened last for k in its live generation.
 func (cm *clientModel) claimFor(k fgKey) *clientStream {
 	var found *clientStream
-	for _, st := range cm.streams {
-		if st.session == k.session && st.call == k.callID && st.gen == cm.gen {
+	for _, st := range cm.byCall[k] {
+		if cm.streams[st.id] == st && st.gen == cm.gen {
 			if found == nil || st.openRec > found.openRec {
 				found = st
 			}
@@ -465,7 +467,9 @@ func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
 	case wire.OpenStream:
 		if x.Endpoint == wire.EndpointAttachWait {
 			s, call := waitArgs(x.Args)
-			cm.streams[x.StreamID] = &clientStream{id: x.StreamID, session: s, call: call, gen: x.Gen, openRec: i}
+			st := &clientStream{id: x.StreamID, session: s, call: call, gen: x.Gen, openRec: i}
+			cm.streams[x.StreamID] = st
+			cm.byCall[fgKey{s, call}] = append(cm.byCall[fgKey{s, call}], st)
 		}
 	case wire.CancelStream:
 		st := cm.streams[x.StreamID]
