@@ -92,8 +92,7 @@ func (c *Client) newCard(session string, qs []wire.Question, callID, kind string
 	c.sessionOf(session)
 	c.page.cards = append(c.page.cards, k)
 	c.page.byKey.set(k.key, k)
-	c.cardsChanged()
-	return k
+	return k // not published yet: the seat is unchanged
 }
 
 // initialDrafts: a recommended first option starts selected (not an edit, CD-5); a
@@ -136,14 +135,14 @@ func differs(a, b []qdraft) bool {
 func (c *Client) publish(k *card) {
 	c.page.pubN++
 	k.published, k.pubSeq = true, c.page.pubN
-	c.cardsChanged()
+	c.seatPublished(k)
 }
 
 // hide unpublishes a card: nothing is sent or recorded (CARD-11); its claim and
 // countdown keep running (CD-7).
 func (c *Client) hide(k *card) {
 	k.published = false
-	c.cardsChanged()
+	c.seatLeft(k)
 }
 
 // remove closes a card and clears its draft (CARD-8); a card that is no longer the
@@ -162,7 +161,7 @@ func (c *Client) remove(k *card) {
 	k.published = false
 	k.hasDeadline = false
 	k.timedList = nil
-	c.cardsChanged()
+	c.seatLeft(k)
 	c.drafts.clear(k.key)
 	if c.page.focus == k {
 		c.page.focus = nil

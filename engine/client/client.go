@@ -83,12 +83,6 @@ type page struct {
 	order    []string       // session ids, sorted
 	views    []*sessionView // the sessions of order, in the same order
 
-	// seat caches seatOf's last answer; cardsVer counts the changes to what it reads
-	// (cards added, published, hidden, removed), so with thousands of open cards the seat
-	// is found again only when one of those changed, not on every input.
-	seat     seatCache
-	cardsVer uint64
-
 	focus         *card // the card whose answer surface has the page's focus
 	windowBlurred bool
 	torn          bool // the questions UI plugin was torn down (ActTeardown)
@@ -111,6 +105,11 @@ type sessionView struct {
 	// projection (DRAFT-3).
 	prunePending bool
 	seat         *card // the card the composer rendered after the last input
+	// best is seatOf's answer while bestKnown: publishing a card updates it at once (the
+	// latest published wins among equals), hiding or removing it forgets it, so with
+	// thousands of open cards the seat is searched for only when its card left
+	best      *card
+	bestKnown bool
 	expanded     map[string]bool
 	broken       bool // an update left a gap in the log: further appends are ignored until a reset
 }
@@ -333,24 +332,36 @@ func (c *Client) settleView() {
 // seatOf is the published card of the Session with the highest precedence, the latest
 // published among equals.
 func (c *Client) seatOf(session string) *card {
-	if sc := &c.page.seat; sc.valid && sc.ver == c.page.cardsVer && sc.session == session {
-		return sc.card
+	s := c.page.sessions.at(session)
+	if s == nil {
+		return c.findSeat(session)
 	}
-	best := c.findSeat(session)
-	c.page.seat = seatCache{valid: true, ver: c.page.cardsVer, session: session, card: best}
-	return best
+	if !s.bestKnown {
+		s.best, s.bestKnown = c.findSeat(session), true
+	}
+	return s.best
 }
 
-// seatCache is seatOf's answer for one Session at one cardsVer.
-type seatCache struct {
-	valid   bool
-	ver     uint64
-	session string
-	card    *card
+// seatPublished updates the seat of k's Session after k was published: the latest
+// published card takes it unless a higher-precedence card holds it.
+func (c *Client) seatPublished(k *card) {
+	if k.load != c.loads || k.timedList == nil {
+		return // not a card of this page (findSeat reads page.cards only)
+	}
+	if s := c.page.sessions.at(k.session); s != nil && s.bestKnown {
+		if s.best == nil || k.precedence() >= s.best.precedence() {
+			s.best = k
+		}
+	}
 }
 
-// cardsChanged records a change to the cards seatOf reads.
-func (c *Client) cardsChanged() { c.page.cardsVer++ }
+// seatLeft records that k was hidden or removed: if it held its Session's seat, the seat
+// is searched for again.
+func (c *Client) seatLeft(k *card) {
+	if s := c.page.sessions.at(k.session); s != nil && s.best == k {
+		s.best, s.bestKnown = nil, false
+	}
+}
 
 func (c *Client) findSeat(session string) *card {
 	var best *card
