@@ -34,12 +34,15 @@ type projection struct {
 	tools     string
 	hasTools  bool
 	active    []wire.PendingRow
+	pos       map[string]int // index of each call id's row in active (performance only)
 	settled   []wire.SettledRow
 	cached    wire.QuestionsView
 	valid     bool
 }
 
-func newProjection(inherited int) *projection { return &projection{inherited: inherited} }
+func newProjection(inherited int) *projection {
+	return &projection{inherited: inherited, pos: map[string]int{}}
+}
 
 func (p *projection) view() wire.QuestionsView {
 	if !p.valid {
@@ -130,10 +133,8 @@ func (p *projection) result(d session.ToolResult) {
 }
 
 func (p *projection) find(call string) int {
-	for i, r := range p.active {
-		if r.CallID == call {
-			return i
-		}
+	if i, ok := p.pos[call]; ok {
+		return i
 	}
 	return -1
 }
@@ -145,11 +146,16 @@ func (p *projection) open(row wire.PendingRow) {
 		p.remove(i)
 	}
 	p.active = append(p.active, row)
+	p.pos[row.CallID] = len(p.active) - 1
 	p.valid = false
 }
 
 func (p *projection) remove(i int) {
+	delete(p.pos, p.active[i].CallID)
 	p.active = append(p.active[:i:i], p.active[i+1:]...)
+	for j := i; j < len(p.active); j++ {
+		p.pos[p.active[j].CallID] = j // the copy above is O(n) already
+	}
 	p.valid = false
 }
 

@@ -21,6 +21,7 @@ func (c *Checker) clientRows(i int, cm *clientModel, cs *wire.ClientState) {
 	for j, r := range cs.Rows {
 		last[fgKey{r.Session, r.CallID}] = j
 	}
+	active := map[string]map[string]bool{} // per Session, the calls its view lists active (performance only)
 	for j, r := range cs.Rows {
 		if last[fgKey{r.Session, r.CallID}] != j {
 			continue
@@ -35,7 +36,13 @@ func (c *Checker) clientRows(i int, cm *clientModel, cs *wire.ClientState) {
 		if v == nil {
 			continue
 		}
-		if _, active := v.questions.Row(r.CallID); active && !v.queuedFor(r.CallID) && r.Action != rowAnswer {
+		if active[r.Session] == nil {
+			active[r.Session] = make(map[string]bool, len(v.questions.Active))
+			for _, q := range v.questions.Active {
+				active[r.Session][q.CallID] = true
+			}
+		}
+		if active[r.Session][r.CallID] && !v.queuedFor(r.CallID) && r.Action != rowAnswer {
 			c.fail(invClientRows, i, cm.name+": the row of "+r.Session+"/"+r.CallID+" offers "+quoteAction(r.Action)+
 				" while the projection the page shows lists it answerable and no reply of it is queued", cm.cur)
 			return
