@@ -97,6 +97,7 @@ type sessionView struct {
 	more       [][]session.Event
 	n          int
 	questions  wire.QuestionsView
+	qidx       *viewIndex // questions by call id, nil until read (viewindex.go)
 	inbox      wire.InboxView
 	reconciled bool // a projection arrived in this page load
 	unbound    bool // the Session lost its binding: its projection is not followed (wire.ActUnbind)
@@ -110,8 +111,8 @@ type sessionView struct {
 	// thousands of open cards the seat is searched for only when its card left
 	best      *card
 	bestKnown bool
-	expanded     map[string]bool
-	broken       bool // an update left a gap in the log: further appends are ignored until a reset
+	expanded  map[string]bool
+	broken    bool // an update left a gap in the log: further appends are ignored until a reset
 }
 
 // follows reports whether events are the ones right after the known log (seqs n, n+1, …).

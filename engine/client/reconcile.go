@@ -56,7 +56,7 @@ func (c *Client) onSessionUpdate(f wire.SessionUpdate) {
 		}
 		s.n = len(s.log)
 	}
-	s.questions, s.inbox = f.Questions, f.Inbox
+	s.questions, s.inbox, s.qidx = f.Questions, f.Inbox, nil
 	s.reconciled = true
 	c.reconcile(s)
 }

@@ -160,8 +160,8 @@ func (c *Client) findRow(a wire.UserAction) (*sessionView, rowInfo, error) {
 func computeRow(rd *reader, s *sessionView, src rowSource, blk *entryBlock, unknownIsFailure bool) rowInfo {
 	r := rowInfo{callID: src.call.CallID, args: src.call.Arguments, state: "ok"}
 	r.questions, _ = rd.questionEntries(src.call.Arguments, blk)
-	_, answerable := s.questions.Row(r.callID)
-	settled, isSettled := s.questions.SettledFor(r.callID)
+	_, answerable := s.activeRow(r.callID)
+	settled, isSettled := s.settledRow(r.callID)
 	res := src.result
 	code := ""
 	if src.done {
