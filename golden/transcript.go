@@ -47,6 +47,13 @@ func FromTrace(scenario string, tr *trace.Trace, verdict string) Transcript {
 // prefixed with "# " (a comment's own newlines start new comment lines).
 func (t Transcript) Render() []byte {
 	var b bytes.Buffer
+	n := len(Banner) + len(t.Scenario) + 40
+	for _, part := range [][]string{t.Records, t.Final, t.Verdict, t.Comments} {
+		for _, l := range part {
+			n += len(l) + 3 // the newline, and "# " for a comment line
+		}
+	}
+	b.Grow(n) // one allocation for a large run's transcript, not a doubling series of them
 	b.WriteString(Banner)
 	b.WriteByte('\n')
 	b.WriteString("scenario ")
