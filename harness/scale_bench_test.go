@@ -44,12 +44,15 @@ func BenchmarkOpenAsks(b *testing.B) {
 					opts.Oracle = nil
 				}
 				cpu0 := cpuTime()
+				records := 0
 				for b.Loop() {
 					r := Run(e, opts)
 					if r.Status() != Passed {
 						b.Fatalf("%s %v", r.Line(), r.Failures)
 					}
+					records = len(r.Trace.Records)
 				}
+				b.ReportMetric(float64(records), "records")
 				// CPU time (user+system) a run: on a machine shared with other work the
 				// wall time a run reports is mostly waiting for a core.
 				b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
