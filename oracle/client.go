@@ -17,7 +17,7 @@ type clientModel struct {
 	events  map[string]*clientEvent
 	streams map[string]*clientStream
 	byCall  map[fgKey][]*clientStream // streams' openings by (session, call): claimFor's index
-	results map[string]*clientResult // by RPC id: outcomes awaiting their HTTP reply
+	results map[string]*clientResult  // by RPC id: outcomes awaiting their HTTP reply
 	// every $events/result RPC the client sent, by RPC id: its generation
 	resultGen map[string]int
 	// failing: a $events/result of the live generation failed (docs/PEER-RUNTIME.md §1.4:
