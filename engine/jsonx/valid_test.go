@@ -1,4 +1,4 @@
-package wire
+package jsonx
 
 import (
 	"encoding/json"
@@ -57,8 +57,8 @@ func TestValidJSONIsEncodingJSONValid(t *testing.T) {
 	valid := 0
 	for _, s := range cases {
 		want := json.Valid([]byte(s))
-		if got := ValidJSON([]byte(s)); got != want {
-			t.Fatalf("ValidJSON(%.80q) = %v, encoding/json.Valid says %v", s, got, want)
+		if got := Valid([]byte(s)); got != want {
+			t.Fatalf("Valid(%.80q) = %v, encoding/json.Valid says %v", s, got, want)
 		}
 		if want {
 			valid++
@@ -74,8 +74,8 @@ func FuzzValidJSON(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if got, want := ValidJSON(data), json.Valid(data); got != want {
-			t.Fatalf("ValidJSON(%q) = %v, encoding/json.Valid says %v", data, got, want)
+		if got, want := Valid(data), json.Valid(data); got != want {
+			t.Fatalf("Valid(%q) = %v, encoding/json.Valid says %v", data, got, want)
 		}
 	})
 }
