@@ -94,10 +94,7 @@ func readBatch(text string) ([]wire.AnswerItem, bool) {
 // isPendingText reports whether a result text is a pending result: a JSON object with
 // pending === true (the projection's loose test, docs/PEER.md §5.2 and §8.6: callId not
 // required), wire.ReadPendingResult.
-func isPendingText(text string) bool {
-	_, ok := wire.ReadPendingResult(text)
-	return ok
-}
+func isPendingText(text string) bool { return wire.IsPendingResult(text) }
 
 // headerTimed reports whether a request/header's tools (raw JSON) declare the timed
 // schema: an array with an entry whose name is ask_user_question, whose parameters is an

@@ -52,6 +52,13 @@ func ReadPendingResult(text string) (PendingResult, bool) {
 	return res, true
 }
 
+// IsPendingResult is ReadPendingResult's verdict alone: is this tool result (or PTC
+// dispatch result, or a direct ask's value) pending?
+func IsPendingResult(text string) bool {
+	_, ok := ReadPendingResult(text)
+	return ok
+}
+
 // AnswerKeys says which keys an answer item may have.
 type AnswerKeys uint8
 
