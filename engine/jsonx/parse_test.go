@@ -42,12 +42,13 @@ func toAny(v Value) any {
 // encoding/json's Unmarshal into any also keeps a repeated key's last value).
 func checkParse(t interface{ Fatalf(string, ...any) }, s string) {
 	v, ok := Parse(s)
-	var want any
-	err := json.Unmarshal([]byte(s), &want)
-	if ok != (err == nil) {
-		t.Fatalf("%.80q: Parse ok=%v, encoding/json err=%v", s, ok, err)
+	if valid := json.Valid([]byte(s)); ok != valid {
+		t.Fatalf("%.80q: Parse ok=%v, encoding/json.Valid %v", s, ok, valid)
 	}
-	if ok && !reflect.DeepEqual(toAny(v), want) {
+	var want any
+	// encoding/json refuses a number beyond float64's range, which JSON.parse reads as
+	// ±Infinity (TestParse's numbers case): values are compared where it reads them
+	if err := json.Unmarshal([]byte(s), &want); ok && err == nil && !reflect.DeepEqual(toAny(v), want) {
 		t.Fatalf("%q: %#v, want %#v", s, toAny(v), want)
 	}
 }
