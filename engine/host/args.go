@@ -10,7 +10,7 @@ import (
 )
 
 // The strict reader of Remote call args: an object whose keys are exactly the endpoint's
-// fields, each a string or an object. It validates with wire.ValidJSON (a scanner, no
+// fields, each a string or an object. It validates with jsonx.Valid (a scanner, no
 // reflection) and then walks the members of the now valid text.
 
 func argumentsInvalid(endpoint, msg string) error {

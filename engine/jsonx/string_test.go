@@ -7,7 +7,7 @@ import (
 	"pgregory.net/rapid"
 )
 
-func TestReadJSONString(t *testing.T) {
+func TestReadString(t *testing.T) {
 	for _, c := range []struct {
 		in   string
 		want string
@@ -40,7 +40,7 @@ func TestReadJSONString(t *testing.T) {
 
 // ReadString agrees with encoding/json on any literal: the same acceptance and the
 // same string (both turn bad UTF-8 and lone surrogates into U+FFFD).
-func TestReadJSONStringAgreesWithEncodingJSON(t *testing.T) {
+func TestReadStringAgreesWithEncodingJSON(t *testing.T) {
 	alphabet := []string{`\`, `"`, `u`, `d83d`, `de00`, `00e9`, `n`, `/`, "\xff", "\xc3", "\xa9", "é", "a", "\x01", " ", `ZZ`}
 	rapid.Check(t, func(t *rapid.T) {
 		parts := rapid.SliceOfN(rapid.SampledFrom(alphabet), 0, 12).Draw(t, "parts")

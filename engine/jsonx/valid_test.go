@@ -40,7 +40,7 @@ func randomValue(r *rand.Rand, depth int) string {
 	}
 }
 
-func TestValidJSONIsEncodingJSONValid(t *testing.T) {
+func TestValidIsEncodingJSONValid(t *testing.T) {
 	deep := func(n int, open, close string) string { return strings.Repeat(open, n) + strings.Repeat(close, n) }
 	cases := []string{"", " ", "{}", "[]", "[1,]", "[,1]", `{"a":1,}`, `{"a" 1}`, `{1:2}`, "1 2", " 1 ", "-01",
 		"1.0e+10", `"\u0041"`, `"\u004"`, "\"\x7f\"", "[[[]]]", "[[[]]", "{\"a\":[{}]}",
@@ -69,7 +69,7 @@ func TestValidJSONIsEncodingJSONValid(t *testing.T) {
 	}
 }
 
-func FuzzValidJSON(f *testing.F) {
+func FuzzValid(f *testing.F) {
 	for _, s := range []string{`{"a":[1,"x",true,null]}`, `[1,]`, `"\u00zz"`, "-0.5e+3"} {
 		f.Add([]byte(s))
 	}
