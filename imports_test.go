@@ -115,8 +115,19 @@ func checkRules(graph map[string]pkgInfo) []string {
 				}
 				// issue 12: the oracle judges the engine with its own models; of the engine
 				// it may use only the vocabulary (engine/wire, engine/session's event types)
-				if under(dep, "engine") && dep != module+"/engine/wire" && dep != module+"/engine/session" {
+				// (engine/jsonx only through engine/wire, whose codec reads with it)
+				if under(dep, "engine") && dep != module+"/engine/wire" && dep != module+"/engine/session" && dep != module+"/engine/jsonx" {
 					bad = append(bad, p+": oracle reaches "+dep+" (the oracle keeps its own models: only engine/wire and engine/session's event types)")
+				}
+			}
+			for _, imp := range info.imports {
+				if imp == module+"/engine/jsonx" {
+					bad = append(bad, p+": oracle imports "+imp+" (the oracle reads JSON with its own readers, not the engine's)")
+				}
+			}
+			for _, sel := range info.selectors {
+				if sel == "wire.ReadPendingResult" || sel == "wire.ReadAnswers" || sel == "wire.AnswersOf" {
+					bad = append(bad, p+": oracle calls "+sel+" (the oracle reads result texts with its own readers, not the engine's)")
 				}
 			}
 			sessionFuncs := map[string]bool{}
@@ -273,6 +284,10 @@ func TestImportRulesCatchViolations(t *testing.T) {
 		{"oracle reaches the engine through the vocabulary", map[string]pkgInfo{
 			m("oracle"): {imports: []string{m("engine/wire")}}, m("engine/wire"): {imports: []string{m("engine/agent")}}, m("engine/agent"): {},
 		}, "oracle reaches " + m("engine/agent")},
+		{"oracle imports the engine's JSON reader", map[string]pkgInfo{m("oracle"): {imports: []string{m("engine/jsonx")}}, m("engine/jsonx"): {}}, "oracle imports " + m("engine/jsonx")},
+		{"oracle asks the engine whether a result is pending", map[string]pkgInfo{
+			m("oracle"): {imports: []string{m("engine/wire")}, selectors: []string{"wire.ReadPendingResult"}}, m("engine/wire"): {},
+		}, "oracle calls wire.ReadPendingResult"},
 		{"oracle calls the engine's repair", map[string]pkgInfo{
 			m("oracle"):         {imports: []string{m("engine/session")}, selectors: []string{"session.Event", "session.InterruptedTurnClosers"}},
 			m("engine/session"): {funcs: []string{"InterruptedTurnClosers", "RepairTime"}},
@@ -297,7 +312,8 @@ func TestImportRulesCatchViolations(t *testing.T) {
 	}
 	clean := map[string]pkgInfo{
 		m("engine/host"):    {imports: []string{m("engine/wire"), "strings", "encoding/json"}},
-		m("engine/wire"):    {imports: []string{m("engine/session"), "strconv"}},
+		m("engine/wire"):    {imports: []string{m("engine/session"), m("engine/jsonx"), "strconv"}},
+		m("engine/jsonx"):   {imports: []string{"strings"}},
 		m("engine/session"): {imports: []string{"strconv"}},
 		m("sim"):            {imports: []string{m("engine/wire"), "math/rand/v2"}},
 		m("oracle"):         {imports: []string{m("engine/wire"), m("engine/session"), m("trace")}, selectors: []string{"session.Event", "session.ToolOutcomeUnknown"}},

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/twosettle/twosettle/engine/jsonx"
 	"github.com/twosettle/twosettle/engine/session"
-	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/sessionlog"
 )
 
@@ -22,7 +22,7 @@ import (
 // results; PTC dispatches (pending or not, other tools); replies from the
 // user-question-reply source and reply-looking text from other producers; inbox splices;
 // turns and steps; a fork's inherited prefix; nesting around the readers' depth limit
-// (wire.MaxJSONDepth, docs/PEER.md §11.1); and unusual JSON (escapes, surrogate pairs and lone surrogates, big numbers,
+// (jsonx.MaxDepth, docs/PEER.md §11.1); and unusual JSON (escapes, surrogate pairs and lone surrogates, big numbers,
 // duplicate keys).
 func EdgeLog(seed uint64) *sessionlog.Log {
 	g := &edgeGen{r: rand.New(rand.NewPCG(seed, 0x70726f6a)), turn: 1, step: 1}
@@ -136,11 +136,11 @@ func (g *edgeGen) tools() string {
 }
 
 // deep is a value of nested arrays: now and then just around the readers' limit of
-// wire.MaxJSONDepth containers (the text around it adds one or two), else a few hundred
+// jsonx.MaxDepth containers (the text around it adds one or two), else a few hundred
 // deep, which every reader accepts.
 func (g *edgeGen) deep() string {
 	if g.r.IntN(4) == 0 {
-		return nested(wire.MaxJSONDepth - 5 + g.r.IntN(12))
+		return nested(jsonx.MaxDepth - 5 + g.r.IntN(12))
 	}
 	return nested(200 + g.r.IntN(100))
 }

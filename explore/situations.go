@@ -675,13 +675,13 @@ func (x *situations) appended(sess string, l *sitLog, e session.Event) {
 			if d.Err.Code == session.ToolOutcomeUnknown {
 				x.set(sitToolOutcomeUnknown)
 			}
-		} else if isPendingText(d.Text) {
+		} else if wire.IsPendingResult(d.Text) {
 			x.applyPending()
 		}
 	case session.PTCDispatch:
 		if d.IsError {
 			x.code(d.Err.Code)
-		} else if isPendingText(d.Text) {
+		} else if wire.IsPendingResult(d.Text) {
 			x.set(sitPTCPending)
 			x.applyPending()
 		}
@@ -694,8 +694,6 @@ func (x *situations) applyPending() {
 	}
 	x.applyPend = true
 }
-
-func isPendingText(s string) bool { return strings.HasPrefix(s, `{"pending":true`) }
 
 // waitCallID finds wait.callId in a request payload without decoding all of it.
 func waitCallID(req []byte) string {

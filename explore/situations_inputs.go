@@ -33,7 +33,7 @@ func (x *situations) scanInputs(tr *trace.Trace) {
 					x.set(sitHeaderToolsMixed)
 				}
 			case session.ToolResult:
-				if strings.Contains(d.Text, `"pending":true`) {
+				if wire.IsPendingResult(d.Text) {
 					pending[p.Session+"/"+d.CallID] = true
 				}
 			case session.ToolCall:

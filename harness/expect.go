@@ -341,13 +341,6 @@ func lastResult(log []session.Event, call string) (ev session.Event, isErr bool,
 	return
 }
 
-func isPending(text string) bool {
-	var v struct {
-		Pending bool `json:"pending"`
-	}
-	return json.Unmarshal([]byte(text), &v) == nil && v.Pending
-}
-
 func (r *Result) checkToolResult(e *scenarios.Expectation, ss wire.SessionState, what string) {
 	ev, isErr, code, text, ok := lastResult(ss.Log, e.Subject)
 	if e.None {
@@ -372,7 +365,7 @@ func (r *Result) checkToolResult(e *scenarios.Expectation, ss wire.SessionState,
 func (r *Result) checkOutcome(e *scenarios.Expectation, what, shown string, isErr bool, code, valueText, message string) {
 	switch {
 	case e.Pending:
-		if isErr || !isPending(valueText) {
+		if isErr || !wire.IsPendingResult(valueText) {
 			r.fail(e, "%s: expected the pending result, got %s", what, shown)
 		}
 	case e.HasAns:

@@ -18,7 +18,11 @@
 //     checker) are written from the requirements (docs/REQUIREMENTS.md), not taken from
 //     the engine, so a bug in the engine's model is not also in its judge.
 //     differential_test.go runs the oracle's fold and repair against the engine's over the
-//     library and fuzz seeds: a disagreement is a finding.
+//     library and fuzz seeds: a disagreement is a finding. It reads JSON with its own
+//     readers too (encoding/json, parse.go): not engine/jsonx and not the engine's
+//     answer to "is this result pending, what answers does it carry"
+//     (wire.ReadPendingResult, wire.ReadAnswers), which the engine, the harness, the
+//     timeline and situation coverage share; imports_test.go enforces it.
 //   - External hosts: the oracle relies only on the wire vocabulary (commands, effects,
 //     frames, client records) and the final HostState. Invariants that need an optional
 //     protocol feature say so in Invariant.Needs: WaitNote effects (INV-WAIT-LIFECYCLE, and

@@ -356,7 +356,7 @@ func (b *builder) record(i int, r trace.Record) {
 		case c == nil || c.inView:
 		case p.Err != nil:
 			c.set(stateEnded, r.Time, i)
-		case strings.Contains(string(p.Value), `"pending":true`):
+		case wire.IsPendingResult(string(p.Value)):
 			c.set(stateContinued, r.Time, i)
 		default:
 			c.set(stateSettled, r.Time, i)
@@ -473,7 +473,7 @@ func (b *builder) appended(i int, t int64, s string, e session.Event) {
 			return
 		}
 		switch {
-		case strings.Contains(d.Text, `"pending":true`):
+		case wire.IsPendingResult(d.Text):
 			c.set(stateContinued, t, i)
 		case d.IsError && c.inView:
 			// what the projection does with a failed call, its next view says

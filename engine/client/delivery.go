@@ -262,7 +262,7 @@ func (rd *reader) remainingMs(v json.RawMessage) (int64, bool) {
 	if !ok {
 		return 0, false
 	}
-	f, ok := top.get("remainingMs").asNumber()
+	f, ok := top.Get("remainingMs").Num()
 	if !ok || math.IsNaN(f) {
 		return 0, false
 	}

@@ -2,7 +2,8 @@
 // and its user, as a pure deterministic state machine behind wire.ClientPort. It owns what
 // the decision gives to ui-user-questions, ui-chat and the question tool row: the answer
 // listener and its claim, the cards, the local countdown, the drafts, the tool row and the
-// late-reply node. It imports only engine/wire, engine/session and the standard library
+// late-reply node. It imports only engine/wire, engine/session, engine/jsonx (its JSON
+// reader), engine/mutant and the standard library
 // (never engine/host: the two meet only through engine/wire). Time is the client's own clock
 // (Apply's now), randomness comes only from Config.Seed.
 //
@@ -90,12 +91,13 @@
 //     empty event id, or a waterfall before Ready is ignored. A claim item that is not
 //     {"remainingMs": number} claims the wait with no local countdown (the peer computes a
 //     NaN deadline that never fires); a negative remainder counts as 0.
-//   - JSON is read with the package's own one-pass reader (JSON.parse semantics: a
-//     repeated key keeps its last value; string literals are read by wire.ReadJSONString,
-//     as in engine/questions; an empty options list stays present), not encoding/json: a
+//   - JSON is read with the engine's one reader, engine/jsonx (JSON.parse semantics: a
+//     repeated key keeps its last value; an empty options list stays present), through
+//     one reused jsonx.Reader, not encoding/json; a result text's pending test and its
+//     answers are wire.ReadPendingResult and wire.ReadAnswers, as everywhere else: a
 //     request payload with a wrongly typed field is not a question request and is handed
 //     on. Two documented exceptions to JSON.parse, shared by every reader of the project
-//     (docs/PEER.md §11): nesting deeper than wire.MaxJSONDepth is unreadable, and an
+//     (docs/PEER.md §11): nesting deeper than jsonx.MaxDepth is unreadable, and an
 //     unpaired surrogate escape reads as U+FFFD.
 //   - CLAIM-2 across a failed generation. A failed $events/result reply of the live
 //     generation fails the generation, as the peer's pump does (docs/PEER-RUNTIME.md §1.4): a

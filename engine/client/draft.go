@@ -92,29 +92,29 @@ func (rd *reader) decodeProgress(stored string, n int) (progress, bool) {
 		return progress{}, false
 	}
 	var p progress
-	idx, ok := top.get("index").asNumber()
+	idx, ok := top.Get("index").Num()
 	if !ok || idx != math.Trunc(idx) || idx < 0 || idx >= float64(n) {
 		return progress{}, false
 	}
 	p.index = int(idx)
-	drafts := top.get("drafts")
-	if !drafts.isArray() || len(drafts.vals) != n {
+	drafts := top.Get("drafts")
+	if !drafts.IsArray() || drafts.Len() != n {
 		return progress{}, false
 	}
-	for _, f := range drafts.vals {
-		if !f.isObject() {
+	for _, f := range drafts.Items() {
+		if !f.IsObject() {
 			return progress{}, false
 		}
-		sel, ok1 := f.get("selected").asStrings()
-		custom, ok2 := f.get("custom").asString()
-		skipped, ok3 := f.get("skipped").asBool()
+		sel, ok1 := f.Get("selected").Strings()
+		custom, ok2 := f.Get("custom").Str()
+		skipped, ok3 := f.Get("skipped").Bool()
 		if !ok1 || !ok2 || !ok3 {
 			return progress{}, false
 		}
 		p.drafts = append(p.drafts, qdraft{selected: sel, custom: custom, skipped: skipped})
 	}
-	if w := top.get("wait"); w.kind != 0 {
-		ws, ok := w.asString()
+	if w := top.Get("wait"); w.Exists() {
+		ws, ok := w.Str()
 		if !ok || (ws != dispEditing && ws != dispWaiting) {
 			return progress{}, false
 		}

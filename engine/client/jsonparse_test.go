@@ -5,25 +5,26 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/twosettle/twosettle/engine/wire"
+	"github.com/twosettle/twosettle/engine/jsonx"
 )
 
 // nested is a JSON array nested n deep around 1.
 func nested(n int) string { return strings.Repeat("[", n) + "1" + strings.Repeat("]", n) }
 
-// TestJSONAgainstJSONParse pins the places where the client's reader is not JSON.parse,
-// each a documented decision shared with engine/questions (docs/PEER.md §11): a text nested
-// deeper than wire.MaxJSONDepth is unreadable, an unpaired surrogate escape reads as
+// TestJSONAgainstJSONParse pins, in the client's readers, the places where the engine's
+// JSON reader (engine/jsonx) is not JSON.parse, each a documented decision (docs/PEER.md
+// §11): a text nested deeper than jsonx.MaxDepth is unreadable, an unpaired surrogate escape reads as
 // U+FFFD, and (no longer a difference) an empty options list stays present and empty.
 func TestJSONAgainstJSONParse(t *testing.T) {
 	var rd reader
 	t.Run("ROW-1 arguments nested to the project's depth limit are read for the row, one level deeper they are unreadable (docs/PEER.md §11.1)", func(t *testing.T) {
-		at := `{"questions":[{"id":"a","question":"A?"}],"extra":` + nested(wire.MaxJSONDepth-1) + `}`
-		over := `{"questions":[{"id":"a","question":"A?"}],"extra":` + nested(wire.MaxJSONDepth) + `}`
-		checkJSON(t, at)
-		checkJSON(t, over)
-		checkJSON(t, nested(wire.MaxJSONDepth))
-		checkJSON(t, nested(wire.MaxJSONDepth+1))
+		at := `{"questions":[{"id":"a","question":"A?"}],"extra":` + nested(jsonx.MaxDepth-1) + `}`
+		over := `{"questions":[{"id":"a","question":"A?"}],"extra":` + nested(jsonx.MaxDepth) + `}`
+		for _, text := range []string{at, over, nested(jsonx.MaxDepth), nested(jsonx.MaxDepth + 1)} {
+			if _, ok := rd.Parse(text); ok != json.Valid([]byte(text)) {
+				t.Fatalf("depth %d: reader %v, encoding/json %v", strings.Count(text, "["), ok, !ok)
+			}
+		}
 		if qs, ok := rd.questionEntries(at, nil); !ok || len(qs) != 1 || qs[0].ID != "a" {
 			t.Fatalf("at the limit: %v %v", qs, ok)
 		}
@@ -33,10 +34,10 @@ func TestJSONAgainstJSONParse(t *testing.T) {
 	})
 	t.Run("NODE-2 a reply text nested deeper than the limit is unreadable and keeps its raw text (docs/PEER.md §11.1)", func(t *testing.T) {
 		text := `{"kind":"answer_to_pending_question","questions":[{"id":"a","question":"A?"}],"answers":[{"id":"a","selected":["x"]}],"x":`
-		if qs, as := rd.replyPairsOf(text + nested(wire.MaxJSONDepth-1) + `}`); len(qs) != 1 || len(as) != 1 {
+		if qs, as := rd.replyPairsOf(text + nested(jsonx.MaxDepth-1) + `}`); len(qs) != 1 || len(as) != 1 {
 			t.Fatalf("at the limit: %v %v", qs, as)
 		}
-		if qs, as := rd.replyPairsOf(text + nested(wire.MaxJSONDepth) + `}`); len(qs) != 0 || len(as) != 0 {
+		if qs, as := rd.replyPairsOf(text + nested(jsonx.MaxDepth) + `}`); len(qs) != 0 || len(as) != 0 {
 			t.Fatalf("over the limit: %v %v", qs, as)
 		}
 	})

@@ -23,52 +23,52 @@ func (rd *reader) replyPairsOf(text string) ([]wire.Question, []replyAnswer) {
 	if !ok {
 		return nil, nil
 	}
-	items := top.get("questions")
-	if !items.isArray() {
+	items := top.Get("questions")
+	if !items.IsArray() {
 		return nil, nil
 	}
 	var qs []wire.Question
-	for _, f := range items.vals {
-		id, ok1 := f.get("id").asString()
-		text, ok2 := f.get("question").asString()
-		if !f.isObject() || !ok1 || !ok2 {
+	for _, f := range items.Items() {
+		id, ok1 := f.Get("id").Str()
+		text, ok2 := f.Get("question").Str()
+		if !f.IsObject() || !ok1 || !ok2 {
 			continue
 		}
 		q := wire.Question{ID: id, Question: text}
 		// The optional fields are copied to the heap only when present (a variable whose
 		// address is taken would be allocated for every question).
-		if d, ok := f.get("detail").asString(); ok {
+		if d, ok := f.Get("detail").Str(); ok {
 			q.Detail = new(string)
 			*q.Detail = d
 		}
-		if h, ok := f.get("header").asString(); ok {
+		if h, ok := f.Get("header").Str(); ok {
 			q.Header = new(string)
 			*q.Header = h
 		}
-		if opts, ok := options(f.get("options"), false); ok {
+		if opts, ok := options(f.Get("options"), false); ok {
 			q.Options = opts
 		}
-		if m, ok := f.get("multiSelect").asBool(); ok {
+		if m, ok := f.Get("multiSelect").Bool(); ok {
 			q.MultiSelect = new(bool)
 			*q.MultiSelect = m
 		}
 		qs = append(qs, q)
 	}
 	var as []replyAnswer
-	if list := top.get("answers"); list.isArray() {
-		for _, f := range list.vals {
-			id, ok := f.get("id").asString()
-			sel := f.get("selected")
-			if !f.isObject() || !ok || !sel.isArray() {
+	if list := top.Get("answers"); list.IsArray() {
+		for _, f := range list.Items() {
+			id, ok := f.Get("id").Str()
+			sel := f.Get("selected")
+			if !f.IsObject() || !ok || !sel.IsArray() {
 				continue
 			}
 			a := replyAnswer{id: id}
-			for _, s := range sel.vals {
-				if v, ok := s.asString(); ok {
+			for _, s := range sel.Items() {
+				if v, ok := s.Str(); ok {
 					a.selected = append(a.selected, v)
 				}
 			}
-			if cu, ok := f.get("custom").asString(); ok {
+			if cu, ok := f.Get("custom").Str(); ok {
 				a.custom = new(string)
 				*a.custom = cu
 			}
@@ -152,9 +152,9 @@ func (rd *reader) replyCallOf(text string) string {
 	if !ok {
 		return ""
 	}
-	if kind, _ := top.get("kind").asString(); kind != "answer_to_pending_question" {
+	if kind, _ := top.Get("kind").Str(); kind != "answer_to_pending_question" {
 		return ""
 	}
-	id, _ := top.get("callId").asString()
+	id, _ := top.Get("callId").Str()
 	return id
 }

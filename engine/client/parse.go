@@ -1,27 +1,33 @@
 package client
 
 import (
-	"strings"
-
+	"github.com/twosettle/twosettle/engine/jsonx"
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
 // The client's readers of received and recorded JSON (docs/PEER.md §6.4, §6.7, §6.9, §7.2). They
 // never fail loudly: what does not parse is reported as absent and handled as the spec says.
 
+// reader is the client's one JSON reader (engine/jsonx, JSON.parse's semantics): every
+// reader of the client reads a text, turns what it needs into wire values (strings point
+// into the text, not the reader's buffer) and only then reads another, so a client keeps
+// one reader and its parses allocate nothing once the buffer has grown to its largest
+// text.
+type reader struct{ jsonx.Reader }
+
 // object parses text as a JSON object (valid until r's next parse).
-func (r *reader) object(text string) (jv, bool) {
-	v, ok := r.parse(text)
-	return v, ok && v.isObject()
+func (r *reader) object(text string) (jsonx.Value, bool) {
+	v, ok := r.Parse(text)
+	return v, ok && v.IsObject()
 }
 
 // optString reads an optional string field: absent or null is nil; another type fails.
-func optString(v jv) (*string, bool) {
-	switch v.kind {
-	case 0, 'z':
+func optString(v jsonx.Value) (*string, bool) {
+	switch v.Kind() {
+	case jsonx.Absent, jsonx.Null:
 		return nil, true
-	case 's':
-		s := v.str
+	case jsonx.String:
+		s, _ := v.Str()
 		return &s, true
 	}
 	return nil, false
@@ -36,37 +42,37 @@ func (rd *reader) parseRequest(raw []byte) (wire.QuestionRequest, bool) {
 	if !ok {
 		return wire.QuestionRequest{}, false
 	}
-	items := top.get("questions")
-	if !items.isArray() {
+	items := top.Get("questions")
+	if !items.IsArray() {
 		return wire.QuestionRequest{}, false
 	}
 	var r wire.QuestionRequest
 	// The usual request, one question with at most two options and a wait, is built in one
 	// allocation; its slices are cut to their length, so nothing appends into the block.
 	var blk *requestBlock
-	if len(items.vals) == 1 {
+	if items.Len() == 1 {
 		blk = new(requestBlock)
 		r.Questions = blk.q[:0:1]
 	} else {
-		r.Questions = make([]wire.Question, 0, len(items.vals))
+		r.Questions = make([]wire.Question, 0, items.Len())
 	}
-	for _, it := range items.vals {
-		if !it.isObject() {
+	for _, it := range items.Items() {
+		if !it.IsObject() {
 			return wire.QuestionRequest{}, false
 		}
-		id, ok1 := it.get("id").asString()
-		text, ok2 := it.get("question").asString()
+		id, ok1 := it.Get("id").Str()
+		text, ok2 := it.Get("question").Str()
 		if !ok1 || !ok2 || id == "" || text == "" {
 			return wire.QuestionRequest{}, false
 		}
 		q := wire.Question{ID: id, Question: text}
 		var ok3, ok4 bool
-		q.Detail, ok3 = optString(it.get("detail"))
-		q.Header, ok4 = optString(it.get("header"))
+		q.Detail, ok3 = optString(it.Get("detail"))
+		q.Header, ok4 = optString(it.Get("header"))
 		if !ok3 || !ok4 {
 			return wire.QuestionRequest{}, false
 		}
-		if o := it.get("options"); o.kind != 0 && o.kind != 'z' {
+		if o := it.Get("options"); !o.IsNull() {
 			var into []wire.Option
 			if blk != nil {
 				into = blk.opts[:0:len(blk.opts)]
@@ -77,20 +83,20 @@ func (rd *reader) parseRequest(raw []byte) (wire.QuestionRequest, bool) {
 			}
 			q.Options = opts
 		}
-		switch m := it.get("multiSelect"); m.kind {
-		case 0, 'z':
-		case 't', 'f':
-			b := m.kind == 't'
+		switch m := it.Get("multiSelect"); m.Kind() {
+		case jsonx.Absent, jsonx.Null:
+		case jsonx.True, jsonx.False:
+			b := m.Kind() == jsonx.True
 			q.MultiSelect = &b
 		default:
 			return wire.QuestionRequest{}, false
 		}
-		switch in := it.get("intent"); in.kind {
-		case 0, 'z':
-		case 'o':
-			kind, ok1 := in.get("kind").asString()
-			approve, ok2 := in.get("approve").asString()
-			call, ok3 := optString(in.get("callId"))
+		switch in := it.Get("intent"); in.Kind() {
+		case jsonx.Absent, jsonx.Null:
+		case jsonx.Object:
+			kind, ok1 := in.Get("kind").Str()
+			approve, ok2 := in.Get("approve").Str()
+			call, ok3 := optString(in.Get("callId"))
 			if !ok1 || !ok2 || !ok3 {
 				return wire.QuestionRequest{}, false
 			}
@@ -103,10 +109,10 @@ func (rd *reader) parseRequest(raw []byte) (wire.QuestionRequest, bool) {
 		}
 		r.Questions = append(r.Questions, q)
 	}
-	switch w := top.get("wait"); w.kind {
-	case 0, 'z':
-	case 'o':
-		call, ok := w.get("callId").asString()
+	switch w := top.Get("wait"); w.Kind() {
+	case jsonx.Absent, jsonx.Null:
+	case jsonx.Object:
+		call, ok := w.Get("callId").Str()
 		if !ok {
 			return wire.QuestionRequest{}, false
 		}
@@ -116,10 +122,10 @@ func (rd *reader) parseRequest(raw []byte) (wire.QuestionRequest, bool) {
 		} else {
 			r.Wait = &wire.Wait{CallID: call}
 		}
-		switch t := w.get("timed"); t.kind {
-		case 0, 'z':
-		case 't', 'f':
-			r.Wait.Timed = t.kind == 't'
+		switch t := w.Get("timed"); t.Kind() {
+		case jsonx.Absent, jsonx.Null:
+		case jsonx.True, jsonx.False:
+			r.Wait.Timed = t.Kind() == jsonx.True
 		default:
 			return wire.QuestionRequest{}, false
 		}
@@ -140,14 +146,14 @@ func (rd *reader) questionEntries(args string, blk *entryBlock) ([]wire.Question
 	if !ok {
 		return nil, false
 	}
-	items := top.get("questions")
-	if !items.isArray() || len(items.vals) == 0 {
+	items := top.Get("questions")
+	if !items.IsArray() || items.Len() == 0 {
 		return nil, false
 	}
 	// One question (the usual call) is read into one allocation with its options, header
 	// and detail; the slices are cut to their length.
 	var out []wire.Question
-	if len(items.vals) == 1 {
+	if items.Len() == 1 {
 		if blk == nil {
 			blk = new(entryBlock)
 		} else {
@@ -156,14 +162,14 @@ func (rd *reader) questionEntries(args string, blk *entryBlock) ([]wire.Question
 		out = blk.q[:0:1]
 	} else {
 		blk = nil
-		out = make([]wire.Question, 0, len(items.vals))
+		out = make([]wire.Question, 0, items.Len())
 	}
-	for i, it := range items.vals {
-		if !it.isObject() {
+	for i, it := range items.Items() {
+		if !it.IsObject() {
 			return nil, false
 		}
-		id, ok1 := it.get("id").asString()
-		text, ok2 := it.get("question").asString()
+		id, ok1 := it.Get("id").Str()
+		text, ok2 := it.Get("question").Str()
 		if !ok1 || !ok2 {
 			return nil, false
 		}
@@ -175,7 +181,7 @@ func (rd *reader) questionEntries(args string, blk *entryBlock) ([]wire.Question
 		q := wire.Question{ID: id, Question: text}
 		// The optional fields are taken by address only when present (a variable whose
 		// address is taken would be allocated for every question).
-		if h, ok := it.get("header").asString(); ok {
+		if h, ok := it.Get("header").Str(); ok {
 			if blk != nil {
 				blk.header = h
 				q.Header = &blk.header
@@ -184,7 +190,7 @@ func (rd *reader) questionEntries(args string, blk *entryBlock) ([]wire.Question
 				*q.Header = h
 			}
 		}
-		if d, ok := it.get("detail").asString(); ok {
+		if d, ok := it.Get("detail").Str(); ok {
 			if blk != nil {
 				blk.detail = d
 				q.Detail = &blk.detail
@@ -197,10 +203,10 @@ func (rd *reader) questionEntries(args string, blk *entryBlock) ([]wire.Question
 		if blk != nil {
 			into = blk.opts[:0:len(blk.opts)]
 		}
-		if opts, ok := optionsInto(into, it.get("options"), true); ok {
+		if opts, ok := optionsInto(into, it.Get("options"), true); ok {
 			q.Options = opts
 		}
-		if m, ok := it.get("multi_select").asBool(); ok {
+		if m, ok := it.Get("multi_select").Bool(); ok {
 			q.MultiSelect = new(bool)
 			*q.MultiSelect = m
 		}
@@ -211,7 +217,7 @@ func (rd *reader) questionEntries(args string, blk *entryBlock) ([]wire.Question
 
 // options reads an options array. strict: every entry must be valid or there are none;
 // otherwise invalid entries are skipped (the reply node's reader).
-func options(v jv, strict bool) ([]wire.Option, bool) { return optionsInto(nil, v, strict) }
+func options(v jsonx.Value, strict bool) ([]wire.Option, bool) { return optionsInto(nil, v, strict) }
 
 // entryBlock holds one model-argument question with its options, header and detail.
 type entryBlock struct {
@@ -229,32 +235,32 @@ type requestBlock struct {
 
 // optionsInto is options, building the list in into when it has room for every entry
 // (the result is cut to its length).
-func optionsInto(into []wire.Option, v jv, strict bool) ([]wire.Option, bool) {
-	if !v.isArray() {
+func optionsInto(into []wire.Option, v jsonx.Value, strict bool) ([]wire.Option, bool) {
+	if !v.IsArray() {
 		return nil, false
 	}
 	// present, so never nil: an empty list stays one (docs/PEER.md §11.3)
 	var out []wire.Option
-	if len(v.vals) > 0 {
-		if cap(into) >= len(v.vals) {
+	if v.Len() > 0 {
+		if cap(into) >= v.Len() {
 			out = into[:0]
 		} else {
-			out = make([]wire.Option, 0, len(v.vals))
+			out = make([]wire.Option, 0, v.Len())
 		}
 	}
-	for _, it := range v.vals {
-		label, ok := it.get("label").asString()
-		if !it.isObject() || !ok {
+	for _, it := range v.Items() {
+		label, ok := it.Get("label").Str()
+		if !it.IsObject() || !ok {
 			if strict {
 				return nil, false
 			}
 			continue
 		}
 		o := wire.Option{Label: label}
-		if d := it.get("description"); d.kind == 's' {
-			s := d.str
+		if d := it.Get("description"); d.Kind() == jsonx.String {
+			s, _ := d.Str()
 			o.Description = &s
-		} else if d.kind != 0 && strict {
+		} else if d.Exists() && strict {
 			return nil, false
 		}
 		out = append(out, o)
@@ -265,42 +271,10 @@ func optionsInto(into []wire.Option, v jv, strict bool) ([]wire.Option, bool) {
 	return out[:len(out):len(out)], true
 }
 
-// answerEntries reads a result text {"answers":[{id, selected, custom?}]}.
+// answerEntries reads a result text {"answers":[{id, selected, custom?}]}: the row's
+// reader, where an item's other keys are dropped (docs/PEER.md §7.2).
 func (rd *reader) answerEntries(text string) ([]wire.AnswerItem, bool) {
-	top, ok := rd.object(text)
-	if !ok {
-		return nil, false
-	}
-	return answerList(top.get("answers"))
-}
-
-// answerList reads an answers array: objects with a string id, a string array selected
-// and a custom that is absent or a string.
-func answerList(v jv) ([]wire.AnswerItem, bool) {
-	if !v.isArray() {
-		return nil, false
-	}
-	out := make([]wire.AnswerItem, 0, len(v.vals))
-	for _, it := range v.vals {
-		if !it.isObject() {
-			return nil, false
-		}
-		id, ok1 := it.get("id").asString()
-		sel, ok2 := it.get("selected").asStrings()
-		if !ok1 || !ok2 {
-			return nil, false
-		}
-		a := wire.AnswerItem{ID: id, Selected: sel}
-		if cu := it.get("custom"); cu.kind != 0 {
-			s, ok := cu.asString()
-			if !ok {
-				return nil, false
-			}
-			a.Custom = &s
-		}
-		out = append(out, a)
-	}
-	return out, true
+	return wire.ReadAnswers(text, wire.OtherKeysDropped, &rd.Reader)
 }
 
 // rawAnsweredCount is the row's best-effort count when a result's answers are not all
@@ -313,34 +287,28 @@ func (rd *reader) rawAnsweredCount(text string) (n, m int, ok bool) {
 	if !ok {
 		return 0, 0, false
 	}
-	as := top.get("answers")
-	if !as.isArray() || len(as.vals) == 0 {
+	as := top.Get("answers")
+	if !as.IsArray() || as.Len() == 0 {
 		return 0, 0, false
 	}
-	for _, it := range as.vals {
-		if !it.isObject() {
+	for _, it := range as.Items() {
+		if !it.IsObject() {
 			continue
 		}
-		if sel := it.get("selected"); sel.isArray() && len(sel.vals) > 0 {
+		if sel := it.Get("selected"); sel.IsArray() && sel.Len() > 0 {
 			n++
-		} else if c, _ := it.get("custom").asString(); c != "" {
+		} else if c, _ := it.Get("custom").Str(); c != "" {
 			n++
 		}
 	}
-	return n, len(as.vals), true
+	return n, as.Len(), true
 }
 
-// isPendingResult is the row's pending test: pending === true and a string callId.
-func (rd *reader) isPendingResult(text string) bool {
-	if !strings.Contains(text, `pending`) && strings.IndexByte(text, '\\') < 0 {
-		return false // no "pending" key, even escaped: not worth a parse
-	}
-	top, ok := rd.object(text)
-	if !ok || top.get("pending").kind != 't' {
-		return false
-	}
-	_, ok = top.get("callId").asString()
-	return ok
+// isPendingResult is the row's pending test: pending === true and a string callId
+// (docs/PEER.md §7.2, §8.6).
+func isPendingResult(text string) bool {
+	p, ok := wire.ReadPendingResult(text)
+	return ok && p.HasCallID
 }
 
 // pairAnswers pairs a batch with its questions: equal counts, unique answer ids, an

@@ -197,7 +197,7 @@ func computeRow(rd *reader, s *sessionView, src rowSource, blk *entryBlock, unkn
 			r.answered(src, settled.Answers, true)
 		}
 	case singleText && !res.IsError && !res.Err.Set():
-		pending := rd.isPendingResult(res.Text)
+		pending := isPendingResult(res.Text)
 		switch {
 		case pending && answerable:
 			r.summary = summaryContinued
@@ -286,13 +286,13 @@ func (r *rowInfo) queuedOverride(rd *reader, s *sessionView) {
 	if !ok {
 		return
 	}
-	if kind, _ := top.get("kind").asString(); kind != "answer_to_pending_question" {
+	if kind, _ := top.Get("kind").Str(); kind != "answer_to_pending_question" {
 		return
 	}
-	if id, _ := top.get("callId").asString(); id != r.callID {
+	if id, _ := top.Get("callId").Str(); id != r.callID {
 		return
 	}
-	as, ok := answerList(top.get("answers"))
+	as, ok := wire.AnswersOf(top.Get("answers"), wire.OtherKeysDropped)
 	if !ok {
 		return
 	}

@@ -29,8 +29,9 @@
 //     gateway/internal with the error's message.
 //
 // It knows nothing about any business event (GW-2): no event name is ever compared, no
-// timer exists, and the package may import only the standard library, engine/signal and
-// the transport part of engine/wire (imports_test.go enforces it).
+// timer exists, and the package may import only the standard library, engine/signal,
+// engine/jsonx (payloads are checked with jsonx.Valid, never looked into) and the
+// transport part of engine/wire (imports_test.go enforces it).
 //
 // # Output
 //

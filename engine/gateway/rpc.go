@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/twosettle/twosettle/engine/jsonx"
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
@@ -49,7 +50,7 @@ func (g *Gateway) Call(client string, gen int, rpcID, endpoint string, args json
 	}
 	if len(args) == 0 {
 		args = nil
-	} else if !wire.ValidJSON(args) {
+	} else if !jsonx.Valid(args) {
 		reply(wire.Failure(wire.GatewayArgumentsInvalid, "gateway: the arguments of "+endpoint+" are not JSON"))
 		return
 	}
@@ -59,7 +60,7 @@ func (g *Gateway) Call(client string, gen int, rpcID, endpoint string, args json
 		reply(wire.Failure(errorCode(err)))
 	case v == nil:
 		reply(wire.Envelope{OK: true})
-	case !wire.ValidJSON(v):
+	case !jsonx.Valid(v):
 		reply(wire.Failure(wire.GatewayInternal, "gateway: "+endpoint+" returned a value that is not JSON"))
 	default:
 		reply(wire.OKValue(v))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/twosettle/twosettle/engine/jsonx"
 	"github.com/twosettle/twosettle/engine/signal"
 	"github.com/twosettle/twosettle/engine/wire"
 )
@@ -56,7 +57,7 @@ func (s *Stream) Item(value json.RawMessage) error {
 	if s.closed {
 		return fmt.Errorf("gateway: item on %s: %w", s, ErrStreamClosed)
 	}
-	if !wire.ValidJSON(value) {
+	if !jsonx.Valid(value) {
 		return fmt.Errorf("gateway: item on %s: the value is not JSON", s)
 	}
 	s.g.send(s.c, wire.StreamItem{StreamID: s.id, Value: value})
@@ -127,7 +128,7 @@ func (g *Gateway) OpenStream(client string, gen int, streamID, endpoint string, 
 	}
 	if len(args) == 0 {
 		args = nil
-	} else if !wire.ValidJSON(args) {
+	} else if !jsonx.Valid(args) {
 		g.send(c, wire.StreamError{StreamID: streamID, Code: wire.GatewayArgumentsInvalid,
 			Message: "gateway: the arguments of " + endpoint + " are not JSON"})
 		return nil

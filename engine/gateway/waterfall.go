@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/twosettle/twosettle/engine/jsonx"
 	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/signal"
 	"github.com/twosettle/twosettle/engine/wire"
@@ -132,7 +133,7 @@ func (g *Gateway) Forward(inv Invocation) (eventID string, err error) {
 		return "", fmt.Errorf("gateway: forward: %w: empty event name", ErrBadInvocation)
 	case inv.AgentID == "":
 		return "", fmt.Errorf("gateway: forward %s: %w: empty agent id", inv.Event, ErrBadInvocation)
-	case !wire.ValidJSON(inv.Request):
+	case !jsonx.Valid(inv.Request):
 		return "", fmt.Errorf("gateway: forward %s: %w: the request is not JSON", inv.Event, ErrBadInvocation)
 	}
 	if inv.Context.IsAborted() {
@@ -250,7 +251,7 @@ func checkOutcome(out wire.Outcome) string {
 		if out.Error != nil {
 			return "a result outcome carries no error"
 		}
-		if out.Value != nil && !wire.ValidJSON(out.Value) {
+		if out.Value != nil && !jsonx.Valid(out.Value) {
 			return "the result value is not JSON"
 		}
 	case wire.OutcomeRejected:

@@ -5,11 +5,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/twosettle/twosettle/engine/jsonx"
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
 // The strict reader of Remote call args: an object whose keys are exactly the endpoint's
-// fields, each a string or an object. It validates with wire.ValidJSON (a scanner, no
+// fields, each a string or an object. It validates with jsonx.Valid (a scanner, no
 // reflection) and then walks the members of the now valid text.
 
 func argumentsInvalid(endpoint, msg string) error {
@@ -37,25 +38,25 @@ func readArgs(endpoint string, raw json.RawMessage, fields ...field) ([maxFields
 		}
 		return argumentsInvalid(endpoint, "args must be an object {"+strings.Join(names, ", ")+"}")
 	}
-	if len(raw) == 0 || !wire.ValidJSON(raw) {
+	if len(raw) == 0 || !jsonx.Valid(raw) {
 		return [maxFields]string{}, shape()
 	}
 	s := string(raw)
-	i := skipWS(s, 0)
+	i := jsonx.SkipSpace(s, 0)
 	if s[i] != '{' {
 		return [maxFields]string{}, shape()
 	}
 	seen := make([]bool, len(fields))
-	i = skipWS(s, i+1)
+	i = jsonx.SkipSpace(s, i+1)
 	for s[i] != '}' {
-		end := valueEnd(s, i)
+		end := jsonx.End(s, i)
 		key, ok := jsonString(s[i:end])
 		if !ok {
 			return [maxFields]string{}, shape()
 		}
-		i = skipWS(s, end)
-		i = skipWS(s, i+1) // ':'
-		end = valueEnd(s, i)
+		i = jsonx.SkipSpace(s, end)
+		i = jsonx.SkipSpace(s, i+1) // ':'
+		end = jsonx.End(s, i)
 		v := s[i:end]
 		k := -1
 		for j, f := range fields {
@@ -80,9 +81,9 @@ func readArgs(endpoint string, raw json.RawMessage, fields ...field) ([maxFields
 			out[k] = v
 		}
 		seen[k] = true // a repeated key: the last one wins, as JSON.parse keeps it
-		i = skipWS(s, end)
+		i = jsonx.SkipSpace(s, end)
 		if s[i] == ',' {
-			i = skipWS(s, i+1)
+			i = jsonx.SkipSpace(s, i+1)
 		}
 	}
 	for j, f := range fields {
@@ -93,62 +94,11 @@ func readArgs(endpoint string, raw json.RawMessage, fields ...field) ([maxFields
 	return out, nil
 }
 
-func skipWS(s string, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// valueEnd returns the end of the value starting at i in valid JSON.
-func valueEnd(s string, i int) int {
-	switch s[i] {
-	case '"':
-		for j := i + 1; j < len(s); j++ {
-			switch s[j] {
-			case '\\':
-				j++
-			case '"':
-				return j + 1
-			}
-		}
-		return len(s)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(s); j++ {
-			switch s[j] {
-			case '"':
-				j = valueEnd(s, j) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(s)
-	}
-	j := i
-	for j < len(s) && !strings.ContainsRune(",}] \t\n\r", rune(s[j])) {
-		j++
-	}
-	return j
-}
-
-// jsonString decodes a JSON string literal (escapes through encoding/json, which decodes
-// them as JSON.parse does).
+// jsonString decodes a JSON string literal (jsonx.ReadString, as JSON.parse decodes it).
 func jsonString(lit string) (string, bool) {
 	if len(lit) < 2 || lit[0] != '"' {
 		return "", false
 	}
-	if !strings.ContainsRune(lit, '\\') {
-		return lit[1 : len(lit)-1], true
-	}
-	var out string
-	if json.Unmarshal([]byte(lit), &out) != nil {
-		return "", false
-	}
-	return out, true
+	str, next, ok := jsonx.ReadString(lit, 0)
+	return str, ok && next == len(lit)
 }

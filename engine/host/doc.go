@@ -45,8 +45,8 @@
 //
 // # Imports
 //
-// The standard library and engine/agent, engine/gateway, engine/questions, engine/session,
-// engine/signal and engine/wire. It may not import engine/client (they meet only through
+// The standard library and engine/agent, engine/gateway, engine/jsonx, engine/questions,
+// engine/session, engine/signal and engine/wire. It may not import engine/client (they meet only through
 // engine/wire), and nothing outside engine/.
 //
 // # Decisions where the spec is silent

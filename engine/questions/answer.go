@@ -3,6 +3,7 @@ package questions
 import (
 	"encoding/json"
 
+	"github.com/twosettle/twosettle/engine/jsonx"
 	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
@@ -80,29 +81,29 @@ func (s *Service) inboxHasReply(a Agent, callID string) bool {
 // checkBatch checks that the batch's answers name each question id exactly once and
 // returns the answers array as received. Anything that is not an object with an answers
 // array fails the same way. lax is the lax-answer-validation mutant.
-func checkBatch(raw json.RawMessage, qs []wire.Question, lax bool) (value, bool) {
-	v, ok := parseJSON(string(raw))
+func checkBatch(raw json.RawMessage, qs []wire.Question, lax bool) (jsonx.Value, bool) {
+	v, ok := jsonx.Parse(string(raw))
 	if !ok {
-		return value{}, false
+		return jsonx.Value{}, false
 	}
-	as, ok := v.get("answers")
-	if lax && ok && as.kind == kArr {
+	as, ok := get(v, "answers")
+	if lax && ok && as.Kind() == jsonx.Array {
 		return as, laxBatch(as, qs)
 	}
-	if !ok || as.kind != kArr || len(as.arr) != len(qs) {
-		return value{}, false
+	if !ok || as.Kind() != jsonx.Array || as.Len() != len(qs) {
+		return jsonx.Value{}, false
 	}
-	seen := make(map[string]bool, len(as.arr))
-	for _, item := range as.arr {
-		id, ok := item.get("id")
-		if !ok || id.kind != kStr || seen[id.s] {
-			return value{}, false
+	seen := make(map[string]bool, as.Len())
+	for _, item := range as.Items() {
+		id, ok := get(item, "id")
+		if !ok || id.Kind() != jsonx.String || seen[id.Text()] {
+			return jsonx.Value{}, false
 		}
-		seen[id.s] = true
+		seen[id.Text()] = true
 	}
 	for _, q := range qs {
 		if !seen[q.ID] {
-			return value{}, false
+			return jsonx.Value{}, false
 		}
 	}
 	return as, true
@@ -110,17 +111,17 @@ func checkBatch(raw json.RawMessage, qs []wire.Question, lax bool) (value, bool)
 
 // laxBatch is MUTANT lax-answer-validation: every id named must be a question of the
 // call, once; a question the batch leaves out goes unnoticed.
-func laxBatch(as value, qs []wire.Question) bool {
+func laxBatch(as jsonx.Value, qs []wire.Question) bool {
 	seen := map[string]bool{}
-	for _, item := range as.arr {
-		id, ok := item.get("id")
-		if !ok || id.kind != kStr || seen[id.s] {
+	for _, item := range as.Items() {
+		id, ok := get(item, "id")
+		if !ok || id.Kind() != jsonx.String || seen[id.Text()] {
 			return false
 		}
-		seen[id.s] = true
+		seen[id.Text()] = true
 		known := false
 		for _, q := range qs {
-			known = known || q.ID == id.s
+			known = known || q.ID == id.Text()
 		}
 		if !known {
 			return false
@@ -131,7 +132,7 @@ func laxBatch(as value, qs []wire.Question) bool {
 
 // replyText is the late reply's text: compact JSON with keys kind, tool, callId,
 // questions, answers (docs/PEER.md §1.3).
-func replyText(callID string, qs []wire.Question, answers value) []byte {
+func replyText(callID string, qs []wire.Question, answers jsonx.Value) []byte {
 	b := make([]byte, 0, 256)
 	b = append(b, `{"kind":"`+ReplyKind+`","tool":"`+ToolName+`","callId":`...)
 	b = wire.AppendJSONString(b, callID)

@@ -20,14 +20,17 @@
 //   - The service knows the agent runtime only through the Runtime and Agent interfaces
 //     of this package, and the transport only through Listener: it imports neither
 //     engine/agent nor engine/gateway. The host adapts them.
-//   - JSON from the model or a client is read by this package's own small JSON reader
-//     (json.go, JavaScript semantics: last duplicate key wins at its first position,
-//     JSON.stringify re-encoding) and written with engine/wire's encoders, never by
-//     encoding/json's reflection. The projection's hot probes (is a header timed, is a
-//     result pending, a batch inside a reply) scan without building values (scan.go), and a
-//     Memo shared by a host's projections and tool reads a repeated text once.
+//   - JSON from the model or a client is read by the engine's one reader, engine/jsonx
+//     (JavaScript semantics: last duplicate key wins at its first position), re-encoded as
+//     JSON.stringify writes it (json.go) and written with engine/wire's encoders, never by
+//     encoding/json's reflection. The projection's hot probes scan without building
+//     values: is a header timed (scan.go, a jsonx.Scanner), is a result pending and a
+//     batch inside a reply (wire.ReadPendingResult, wire.ReadAnswers: the answers every
+//     reader of the engine and the harness shares); a Memo shared by a host's projections
+//     and tool reads a repeated text once.
 //
-// Imports: the standard library, engine/session, engine/wire and engine/signal only. It
+// Imports: the standard library, engine/session, engine/wire, engine/jsonx and
+// engine/signal only. It
 // may not import engine/agent, engine/gateway, engine/host or engine/client.
 //
 // Where the spec is silent, this package decides:
@@ -61,7 +64,7 @@
 //   - A repeated settlement of a reused call id appends a second settled row (the peer's
 //     "append"); the view's SettledFor returns the first.
 //   - JSON is read as JSON.parse reads it, with two documented exceptions
-//     (docs/PEER.md §11): nesting deeper than wire.MaxJSONDepth is unreadable, and an
+//     (docs/PEER.md §11): nesting deeper than jsonx.MaxDepth is unreadable, and an
 //     unpaired surrogate escape reads as U+FFFD. An empty options list stays present and
 //     empty, as in the peer.
 //

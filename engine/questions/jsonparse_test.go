@@ -5,23 +5,23 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/twosettle/twosettle/engine/jsonx"
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/signal"
-	"github.com/twosettle/twosettle/engine/wire"
 )
 
 // nested is a JSON array nested n deep around 1.
 func nested(n int) string { return strings.Repeat("[", n) + "1" + strings.Repeat("]", n) }
 
-// TestJSONAgainstJSONParse pins the three places where the package's reader is not
-// JSON.parse, each a documented decision (docs/PEER.md §11): a text nested deeper than
-// wire.MaxJSONDepth is unreadable, an unpaired surrogate escape reads as U+FFFD, and (no
+// TestJSONAgainstJSONParse pins, in this package's readers, the three places where the
+// engine's JSON reader (engine/jsonx) is not JSON.parse, each a documented decision
+// (docs/PEER.md §11): a text nested deeper than jsonx.MaxDepth is unreadable, an unpaired surrogate escape reads as U+FFFD, and (no
 // longer a difference) an empty options list stays present and empty.
 func TestJSONAgainstJSONParse(t *testing.T) {
 	t.Run("PROJ-3 arguments nested to the project's depth limit are read, one level deeper they are unreadable (docs/PEER.md §11.1)", func(t *testing.T) {
 		// the arguments object is one level, its extra key's value the rest
-		at := `{"questions":[{"id":"a","question":"A?"}],"extra":` + nested(wire.MaxJSONDepth-1) + `}`
-		over := `{"questions":[{"id":"a","question":"A?"}],"extra":` + nested(wire.MaxJSONDepth) + `}`
+		at := `{"questions":[{"id":"a","question":"A?"}],"extra":` + nested(jsonx.MaxDepth-1) + `}`
+		over := `{"questions":[{"id":"a","question":"A?"}],"extra":` + nested(jsonx.MaxDepth) + `}`
 		if !json.Valid([]byte(at)) || json.Valid([]byte(over)) {
 			t.Fatal("the limit is not encoding/json's")
 		}
@@ -33,8 +33,8 @@ func TestJSONAgainstJSONParse(t *testing.T) {
 		}
 	})
 	t.Run("PROJ-4 a pending result nested to the limit is pending, one level deeper it is unreadable and removes its question (docs/PEER.md §11.1)", func(t *testing.T) {
-		at := `{"pending":true,"callId":"c1","x":` + nested(wire.MaxJSONDepth-1) + `}`
-		over := `{"pending":true,"callId":"c1","x":` + nested(wire.MaxJSONDepth) + `}`
+		at := `{"pending":true,"callId":"c1","x":` + nested(jsonx.MaxDepth-1) + `}`
+		over := `{"pending":true,"callId":"c1","x":` + nested(jsonx.MaxDepth) + `}`
 		if got := viewString(Fold(logOf(hdr(timedTools), call("c1", argsAB), res("c1", at)), 0)); got != `active=[c1:continued] settled=[]` {
 			t.Fatalf("at the limit: %s", got)
 		}
@@ -42,18 +42,18 @@ func TestJSONAgainstJSONParse(t *testing.T) {
 			t.Fatalf("over the limit: %s", got)
 		}
 		// the scanner (the projection's pending probe) and the parser draw the same line
-		for _, text := range []string{at, over, nested(wire.MaxJSONDepth), nested(wire.MaxJSONDepth + 1)} {
-			_, parsed := parseJSON(text)
-			sc := scanner{p: parser{s: text}}
-			if skipped := sc.skip(0) && sc.p.i == len(text); skipped != parsed || parsed != json.Valid([]byte(text)) {
+		for _, text := range []string{at, over, nested(jsonx.MaxDepth), nested(jsonx.MaxDepth + 1)} {
+			_, parsed := jsonx.Parse(text)
+			sc := jsonx.Scan(text, nil)
+			if skipped := sc.Skip() && sc.Done(); skipped != parsed || parsed != json.Valid([]byte(text)) {
 				t.Fatalf("depth %d: parser %v, scanner %v, encoding/json %v", strings.Count(text, "["), parsed, skipped, json.Valid([]byte(text)))
 			}
 		}
 	})
 	t.Run("TOOL-5 question ids that differ only in unpaired surrogate escapes are one id: both read as U+FFFD (docs/PEER.md §11.2)", func(t *testing.T) {
-		v, ok := parseJSON(`"\ud800x\udc00"`)
-		if !ok || v.s != "\ufffdx\ufffd" {
-			t.Fatalf("%q %v", v.s, ok)
+		v, ok := jsonx.Parse(`"\ud800x\udc00"`)
+		if !ok || v.Text() != "\ufffdx\ufffd" {
+			t.Fatalf("%q %v", v.Text(), ok)
 		}
 		f := newFixture()
 		tool := newTool(t, f, ToolConfig{Mode: ModeTimed})
@@ -78,7 +78,7 @@ func TestJSONAgainstJSONParse(t *testing.T) {
 		if qs[0].Options == nil || len(qs[0].Options) != 0 || qs[1].Options != nil {
 			t.Fatalf("options %#v and %#v: want present and empty, then absent", qs[0].Options, qs[1].Options)
 		}
-		answers, _ := parseJSON(`[{"id":"a","selected":[],"custom":"x"},{"id":"b","selected":[]}]`)
+		answers, _ := jsonx.Parse(`[{"id":"a","selected":[],"custom":"x"},{"id":"b","selected":[]}]`)
 		want := `{"kind":"answer_to_pending_question","tool":"ask_user_question","callId":"c1",` +
 			`"questions":[{"id":"a","question":"A?","options":[]},{"id":"b","question":"B?"}],` +
 			`"answers":[{"id":"a","selected":[],"custom":"x"},{"id":"b","selected":[]}]}`

@@ -1,6 +1,9 @@
 package questions
 
-import "github.com/twosettle/twosettle/engine/wire"
+import (
+	"github.com/twosettle/twosettle/engine/jsonx"
+	"github.com/twosettle/twosettle/engine/wire"
+)
 
 // Memo remembers the last texts this package read, so that reading the same text again
 // costs nothing: a host records the same request/header tools in header after header,
@@ -16,12 +19,12 @@ type Memo struct {
 	hdr   bool
 
 	text string
-	val  value
+	val  jsonx.Value
 	ok   bool
 	has  bool
-	buf  []value // the parse buffer, reused from text to text
+	buf  jsonx.Reader // the parse buffer, reused from text to text
 
-	scratch []value // the buffer of reads that are not remembered (answer batches)
+	scratch jsonx.Reader // the buffer of reads that are not remembered (answer batches)
 
 	qsText string // the text whose questions were read last, and what readQuestions gave
 	qs     []wire.Question
@@ -37,7 +40,7 @@ type Memo struct {
 // last text: the projection reads a call's questions when tool/call is appended and the
 // tool reads them again when its body runs. The questions are shared (never modified).
 // readQuestions(args, true) is readQuestions(args, false) refused when empty.
-func (m *Memo) questions(text string, args value, minOne bool) ([]wire.Question, bool) {
+func (m *Memo) questions(text string, args jsonx.Value, minOne bool) ([]wire.Question, bool) {
 	if m == nil {
 		return readQuestions(args, minOne)
 	}
@@ -70,22 +73,16 @@ func (m *Memo) readBatch(text string) ([]wire.AnswerItem, bool) {
 	if m.hasBatch && text == m.batchText {
 		return m.batch, true
 	}
-	var out []wire.AnswerItem
-	var ok bool
-	out, ok, m.scratch = readBatchReusing(text, m.scratch)
-	return out, ok
+	return wire.ReadAnswers(text, wire.AnswerKeysOnly, &m.scratch)
 }
 
-// read is parseJSON(text) through the memo's scratch buffer (not remembered): the value
-// is valid until the next read or readBatch.
-func (m *Memo) read(text string) (value, bool) {
+// read is jsonx.Parse(text) through the memo's scratch buffer (not remembered): the
+// value is valid until the next read or readBatch.
+func (m *Memo) read(text string) (jsonx.Value, bool) {
 	if m == nil {
-		return parseJSON(text)
+		return jsonx.Parse(text)
 	}
-	var v value
-	var ok bool
-	v, ok, m.scratch = parseReusing(m.scratch, text)
-	return v, ok
+	return m.scratch.Parse(text)
 }
 
 // Timed is headerTimed(tools), remembered for the last tools text.
@@ -99,14 +96,14 @@ func (m *Memo) Timed(tools string) bool {
 	return m.timed
 }
 
-// parse is parseJSON(text), remembered for the last text. The value is valid until parse
+// parse is jsonx.Parse(text), remembered for the last text. The value is valid until parse
 // reads another text (its buffer is reused): callers turn it into wire values at once.
-func (m *Memo) parse(text string) (value, bool) {
+func (m *Memo) parse(text string) (jsonx.Value, bool) {
 	if m == nil {
-		return parseJSON(text)
+		return jsonx.Parse(text)
 	}
 	if !m.has || m.text != text {
-		m.val, m.ok, m.buf = parseReusing(m.buf, text)
+		m.val, m.ok = m.buf.Parse(text)
 		m.text, m.has = text, true
 	}
 	return m.val, m.ok

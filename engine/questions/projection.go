@@ -1,6 +1,7 @@
 package questions
 
 import (
+	"github.com/twosettle/twosettle/engine/jsonx"
 	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
@@ -114,7 +115,7 @@ func (p *Projection) Apply(e session.Event) bool {
 		if d.Name != ToolName || d.IsError || !isPendingText(d.Text) {
 			return false
 		}
-		args, ok := parseJSON(d.Arguments)
+		args, ok := jsonx.Parse(d.Arguments)
 		if !ok {
 			return false
 		}
@@ -292,12 +293,12 @@ func (p *Projection) without(i int) []wire.PendingRow {
 // allObjects reports whether tools is an array whose entries are all objects (MUTANT
 // header-needs-objects).
 func allObjects(tools string) bool {
-	v, ok := parseJSON(tools)
-	if !ok || v.kind != kArr {
+	v, ok := jsonx.Parse(tools)
+	if !ok || v.Kind() != jsonx.Array {
 		return false
 	}
-	for _, e := range v.arr {
-		if e.kind != kObj {
+	for _, e := range v.Items() {
+		if e.Kind() != jsonx.Object {
 			return false
 		}
 	}

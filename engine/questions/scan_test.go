@@ -5,44 +5,41 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/twosettle/twosettle/engine/jsonx"
 )
 
 // The value-based probes: the plain reading of docs/PEER.md §5.2, against which the scanner is
 // checked.
 
-// isPendingText reports whether a result text is a pending result: a JSON object with
+// isPendingValue reports whether a result text is a pending result: a JSON object with
 // pending === true (the projection's loose test, docs/PEER.md §5.2 and §8.6: callId not required).
 func isPendingValue(text string) bool {
-	v, ok := parseJSON(text)
-	if !ok {
-		return false
-	}
-	p, ok := v.get("pending")
-	return ok && p.kind == kBool && p.b
+	v, ok := jsonx.Parse(text)
+	return ok && v.Get("pending").Kind() == jsonx.True
 }
 
 // headerTimed reports whether a request/header's tools (raw JSON) declare the timed
 // schema: an array with an entry whose name is ask_user_question, whose parameters is an
 // object and whose parameters.properties is an object with a timeout key (PROJ-2).
 func headerTimedValue(tools string) bool {
-	v, ok := parseJSON(tools)
-	if !ok || v.kind != kArr {
+	v, ok := jsonx.Parse(tools)
+	if !ok || !v.IsArray() {
 		return false
 	}
-	for _, t := range v.arr {
-		name, ok := t.get("name")
-		if !ok || name.kind != kStr || name.s != ToolName {
+	for _, t := range v.Items() {
+		if name, _ := t.Get("name").Str(); name != ToolName || t.Get("name").Kind() != jsonx.String {
 			continue
 		}
-		params, ok := t.get("parameters")
-		if !ok || params.kind != kObj {
+		params := t.Get("parameters")
+		if !params.IsObject() {
 			continue
 		}
-		props, ok := params.get("properties")
-		if !ok || props.kind != kObj {
+		props := params.Get("properties")
+		if !props.IsObject() {
 			continue
 		}
-		if _, ok := props.get("timeout"); ok {
+		if props.Get("timeout").Exists() {
 			return true
 		}
 	}
@@ -70,22 +67,22 @@ func TestScanner(t *testing.T) {
 		cases := []string{pendingFor("c1"), `{"pending":true}`, `{"pending":false}`, `{"pending":"true"}`, `{"pending":true,"pending":false}`,
 			`{"pending":false,"pending":true}`, `{"pending":{"a":1}}`, `{"pending":true} x`, `[{"pending":true}]`, `{"pending":true,}`, ``, `{}`, `{"a":[1,2,{"b":null}],"pending":true}`}
 		for _, c := range cases {
-			if scanPending(c) != isPendingValue(c) {
-				t.Errorf("%s: scan %v, value %v", c, scanPending(c), isPendingValue(c))
+			if isPendingText(c) != isPendingValue(c) {
+				t.Errorf("%s: scan %v, value %v", c, isPendingText(c), isPendingValue(c))
 			}
 		}
 	})
 	t.Run("PROJ-12 the scanners agree with the parser on random JSON values", func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
 			s := drawJSON(t, 0)
-			if _, ok := parseJSON(s); !ok {
+			if _, ok := jsonx.Parse(s); !ok {
 				t.Fatalf("generator made invalid JSON %s", s)
 			}
 			if scanHeaderTimed(s) != headerTimedValue(s) {
 				t.Fatalf("header %s: scan %v, value %v", s, scanHeaderTimed(s), headerTimedValue(s))
 			}
-			if scanPending(s) != isPendingValue(s) {
-				t.Fatalf("pending %s: scan %v, value %v", s, scanPending(s), isPendingValue(s))
+			if isPendingText(s) != isPendingValue(s) {
+				t.Fatalf("pending %s: scan %v, value %v", s, isPendingText(s), isPendingValue(s))
 			}
 		})
 	})
@@ -102,8 +99,8 @@ func TestScanner(t *testing.T) {
 			if scanHeaderTimed(s) != headerTimedValue(s) {
 				t.Fatalf("header %s: scan %v, value %v", s, scanHeaderTimed(s), headerTimedValue(s))
 			}
-			if scanPending(s) != isPendingValue(s) {
-				t.Fatalf("pending %s: scan %v, value %v", s, scanPending(s), isPendingValue(s))
+			if isPendingText(s) != isPendingValue(s) {
+				t.Fatalf("pending %s: scan %v, value %v", s, isPendingText(s), isPendingValue(s))
 			}
 		})
 	})

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 
+	"github.com/twosettle/twosettle/engine/jsonx"
 	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/signal"
@@ -135,7 +136,7 @@ type ToolResult struct {
 // {callId} (TOOL-4). Every such failure happens before any answerer is reached.
 func (t *Tool) Execute(now int64, c Call, done func(ToolResult)) {
 	args, ok := t.memo.parse(c.Args)
-	if !ok || args.kind != kObj {
+	if !ok || args.Kind() != jsonx.Object {
 		done(failure(wire.PlainError(msgBadArgumentsHead + "arguments must be a JSON object")))
 		return
 	}
@@ -149,12 +150,13 @@ func (t *Tool) Execute(now int64, c Call, done func(ToolResult)) {
 		return
 	}
 	timeout := float64(t.def)
-	if v, ok := args.get("timeout"); ok && v.kind != kNull {
-		if v.kind != kNum || !validTimeout(v.n) {
+	if v, ok := get(args, "timeout"); ok && v.Kind() != jsonx.Null {
+		n, isNum := v.Num()
+		if !isNum || !validTimeout(n) {
 			done(failure(wire.PlainError(MsgBadToolTimeout)))
 			return
 		}
-		timeout = v.n
+		timeout = n
 	}
 	qs, ok := t.memo.questions(c.Args, args, false)
 	if !ok {
@@ -225,36 +227,36 @@ func answerResult(m *Memo, r Result) ToolResult {
 
 // copyAnswers copies an answerer's batch item by item as {id, selected, custom?}; other keys
 // are dropped. Items of the wrong shape make the batch invalid.
-func copyAnswers(v value) ([]wire.AnswerItem, bool) {
-	as, ok := v.get("answers")
-	if !ok || as.kind != kArr {
+func copyAnswers(v jsonx.Value) ([]wire.AnswerItem, bool) {
+	as, ok := get(v, "answers")
+	if !ok || as.Kind() != jsonx.Array {
 		return nil, false
 	}
-	out := make([]wire.AnswerItem, 0, len(as.arr))
-	for _, item := range as.arr {
-		id, ok := item.get("id")
-		if !ok || id.kind != kStr {
+	out := make([]wire.AnswerItem, 0, as.Len())
+	for _, item := range as.Items() {
+		id, ok := get(item, "id")
+		if !ok || id.Kind() != jsonx.String {
 			return nil, false
 		}
-		a := wire.AnswerItem{ID: id.s, Selected: []string{}}
-		if sel, ok := item.get("selected"); ok {
-			if sel.kind != kArr {
+		a := wire.AnswerItem{ID: id.Text(), Selected: []string{}}
+		if sel, ok := get(item, "selected"); ok {
+			if sel.Kind() != jsonx.Array {
 				return nil, false
 			}
-			for _, s := range sel.arr {
-				if s.kind != kStr {
+			for _, s := range sel.Items() {
+				if s.Kind() != jsonx.String {
 					return nil, false
 				}
-				a.Selected = append(a.Selected, s.s)
+				a.Selected = append(a.Selected, s.Text())
 			}
 		} else {
 			return nil, false
 		}
-		if cu, ok := item.get("custom"); ok && cu.kind != kNull {
-			if cu.kind != kStr {
+		if cu, ok := get(item, "custom"); ok && cu.Kind() != jsonx.Null {
+			if cu.Kind() != jsonx.String {
 				return nil, false
 			}
-			a.Custom = ptr(cu.s)
+			a.Custom = ptr(cu.Text())
 		}
 		out = append(out, a)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/twosettle/twosettle/engine/jsonx"
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/signal"
 	"github.com/twosettle/twosettle/engine/wire"
@@ -70,13 +71,13 @@ func TestTool(t *testing.T) {
 		}{{0, 120000}, {45, 45000}} {
 			f := newFixture()
 			tool := newTool(t, f, ToolConfig{Mode: ModeTimed, Timeout: c.cfg})
-			v, _ := parseJSON(string(tool.Schema()))
-			params, _ := v.get("parameters")
-			props, _ := params.get("properties")
-			to, ok := props.get("timeout")
-			typ, _ := to.get("type")
-			desc, _ := to.get("description")
-			if !ok || typ.s != "integer" || !strings.HasPrefix(desc.s, "Wait seconds for the entire batch (default ") {
+			v, _ := jsonx.Parse(string(tool.Schema()))
+			params, _ := get(v, "parameters")
+			props, _ := get(params, "properties")
+			to, ok := get(props, "timeout")
+			typ, _ := get(to, "type")
+			desc, _ := get(to, "description")
+			if !ok || typ.Text() != "integer" || !strings.HasPrefix(desc.Text(), "Wait seconds for the entire batch (default ") {
 				t.Fatalf("timeout property %s", tool.Schema())
 			}
 			if !headerTimed("[" + string(tool.Schema()) + "]") {

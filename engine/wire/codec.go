@@ -21,7 +21,7 @@ package wire
 //   - A raw JSON payload (json.RawMessage: Waterfall.Request, StreamItem.Value,
 //     Direct.Body, Call.Args, StreamOpen.Args, Envelope.Value, Outcome.Value,
 //     DirectResult.Value) is embedded as its JSON value byte for byte when it is
-//     embeddable: valid JSON (ValidJSON), valid UTF-8, no '\n' or '\r', no space or tab
+//     embeddable: valid JSON (jsonx.Valid), valid UTF-8, no '\n' or '\r', no space or tab
 //     before or after the value, and nested at most maxPayloadDepth deep. Otherwise it is
 //     written as a JSON string under the same key with a "Raw" suffix ("argsRaw":"…"), so any
 //     payload round-trips and a message stays one line. A nil payload is an absent key; an
@@ -46,6 +46,8 @@ package wire
 import (
 	"encoding/json"
 	"unicode/utf8"
+
+	"github.com/twosettle/twosettle/engine/jsonx"
 )
 
 // maxPayloadDepth is how deeply an embedded payload may nest arrays and objects; a deeper
@@ -95,7 +97,7 @@ func appendPayload(b []byte, key string, raw json.RawMessage) []byte {
 		return append(b, raw...)
 	}
 	if !utf8.Valid(raw) {
-		fixed := replaceInvalidUTF8(string(raw))
+		fixed := jsonx.ToValidUTF8(string(raw))
 		if embeddable([]byte(fixed)) {
 			b = append(b, '"', ':')
 			return append(b, fixed...)
@@ -111,7 +113,7 @@ func appendPayload(b []byte, key string, raw json.RawMessage) []byte {
 // back as the same bytes.
 func embeddable(raw []byte) bool {
 	n := len(raw)
-	if n == 0 || isJSONSpace(raw[0]) || isJSONSpace(raw[n-1]) || !ValidJSON(raw) {
+	if n == 0 || jsonx.IsSpace(raw[0]) || jsonx.IsSpace(raw[n-1]) || !jsonx.Valid(raw) {
 		return false
 	}
 	// raw is valid JSON: a raw '\n' or '\r' can only be whitespace between tokens.
@@ -145,5 +147,3 @@ func embeddable(raw []byte) bool {
 	}
 	return ascii || utf8.Valid(raw)
 }
-
-func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/twosettle/twosettle/engine/jsonx"
 )
 
 // The decoders against arbitrary input (go test -fuzz FuzzDecodeCommand / FuzzDecodeEffect):
@@ -98,7 +100,7 @@ func FuzzDecodeEffect(f *testing.F) {
 // checkLine asserts what every encoded message is: one line of valid UTF-8 JSON.
 func checkLine(t *testing.T, line []byte) {
 	t.Helper()
-	if !ValidJSON(line) || !utf8.Valid(line) || bytes.ContainsAny(line, "\n\r") {
+	if !jsonx.Valid(line) || !utf8.Valid(line) || bytes.ContainsAny(line, "\n\r") {
 		t.Fatalf("not one line of UTF-8 JSON: %q", line)
 	}
 }

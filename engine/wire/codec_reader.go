@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/twosettle/twosettle/engine/jsonx"
 )
 
-// The strict reader under the codec's decoders. A message is checked once with ValidJSON
+// The strict reader under the codec's decoders. A message is checked once with jsonx.Valid
 // and then walked lazily: an object is split into its keys and the text of their values,
 // and a value is only looked into when a decoder asks for it, so a payload is kept as the
 // exact bytes it was written with. Every object remembers where it is (its parent and the
@@ -63,7 +65,7 @@ type object struct {
 
 // parseTop checks a whole message and returns its top-level object, named name.
 func parseTop(data []byte, name string) (*object, error) {
-	if !ValidJSON(data) {
+	if !jsonx.Valid(data) {
 		var v any
 		msg := "invalid JSON"
 		if err := json.Unmarshal(data, &v); err != nil {
@@ -90,18 +92,18 @@ func readObject(p at, s string) (*object, error) {
 	}
 	o := &object{at: p}
 	var seen map[string]bool
-	i := skipSpace(s, 1)
+	i := jsonx.SkipSpace(s, 1)
 	if s[i] == '}' {
 		return o, nil
 	}
 	for {
-		key, next, ok := ReadJSONString(s, i)
+		key, next, ok := jsonx.ReadString(s, i)
 		if !ok {
-			return nil, &decodeError{p.String(), "bad key"} // cannot happen after ValidJSON
+			return nil, &decodeError{p.String(), "bad key"} // cannot happen after jsonx.Valid
 		}
-		i = skipSpace(s, next)
-		i = skipSpace(s, i+1) // the ':'
-		end := skipValue(s, i)
+		i = jsonx.SkipSpace(s, next)
+		i = jsonx.SkipSpace(s, i+1) // the ':'
+		end := jsonx.End(s, i)
 		dup := false
 		switch {
 		case seen == nil && len(o.members) < 16:
@@ -120,81 +122,30 @@ func readObject(p at, s string) (*object, error) {
 			return nil, &decodeError{p.String(), "duplicate key " + strconv.Quote(key)}
 		}
 		o.members = append(o.members, member{key: key, val: s[i:end]})
-		i = skipSpace(s, end)
+		i = jsonx.SkipSpace(s, end)
 		if s[i] == '}' {
 			return o, nil
 		}
-		i = skipSpace(s, i+1) // the ','
+		i = jsonx.SkipSpace(s, i+1) // the ','
 	}
 }
 
 // readArray splits the valid JSON text s, which must be an array, into its items.
 func readArray(s string) []string {
-	i := skipSpace(s, 1)
+	i := jsonx.SkipSpace(s, 1)
 	if s[i] == ']' {
 		return nil
 	}
 	var items []string
 	for {
-		end := skipValue(s, i)
+		end := jsonx.End(s, i)
 		items = append(items, s[i:end])
-		i = skipSpace(s, end)
+		i = jsonx.SkipSpace(s, end)
 		if s[i] == ']' {
 			return items
 		}
-		i = skipSpace(s, i+1)
+		i = jsonx.SkipSpace(s, i+1)
 	}
-}
-
-func skipSpace(s string, i int) int {
-	for i < len(s) && isJSONSpace(s[i]) {
-		i++
-	}
-	return i
-}
-
-// skipValue returns the end of the valid JSON value that starts at s[i].
-func skipValue(s string, i int) int {
-	switch s[i] {
-	case '"':
-		return skipString(s, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(s); i++ {
-			switch s[i] {
-			case '"':
-				i = skipString(s, i) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return len(s)
-	}
-	for i < len(s) {
-		switch s[i] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return i
-		}
-		i++
-	}
-	return i
-}
-
-// skipString returns the index after the closing quote of the string literal at s[i].
-func skipString(s string, i int) int {
-	for i++; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return len(s)
 }
 
 // jsonType names the JSON type of the valid value text v.
@@ -314,9 +265,9 @@ func (o *object) optStr(key string) (string, bool) {
 		o.wantType(key, v, "a string")
 		return "", true
 	}
-	s, _, ok2 := ReadJSONString(v, 0)
+	s, _, ok2 := jsonx.ReadString(v, 0)
 	if !ok2 {
-		o.fail(key, "bad string") // cannot happen after ValidJSON
+		o.fail(key, "bad string") // cannot happen after jsonx.Valid
 	}
 	return s, true
 }
@@ -480,7 +431,7 @@ func (o *object) strings(key string) []string {
 			o.failWith(&decodeError{p.String(), "want a string, got " + jsonType(v)})
 			return nil
 		}
-		out[i], _, _ = ReadJSONString(v, 0)
+		out[i], _, _ = jsonx.ReadString(v, 0)
 	}
 	return out
 }

@@ -15,7 +15,12 @@
 //     Command, Effect, Frame, Session event, HostState and HostConfig: canonical,
 //     byte-stable, strict on decode (docs/PROTOCOL.md; the schemas in docs/protocol are
 //     derived from its samples).
-//   - The package holds no state and no behaviour beyond encoding and formatting.
+//   - What a tool result's text carries (resulttext.go) is read here once for the engine
+//     and the harness: ReadPendingResult (is it pending, and its callId) and ReadAnswers
+//     (the answer batch it carries); the oracle keeps its own readers.
+//   - The package holds no state and no behaviour beyond encoding, decoding and
+//     formatting.
 //
-// Imports: the standard library and engine/session (events appear in session updates).
+// Imports: the standard library, engine/session (events appear in session updates) and
+// engine/jsonx (the engine's one JSON reader: the codec and resulttext.go read with it).
 package wire

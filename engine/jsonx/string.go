@@ -1,4 +1,4 @@
-package wire
+package jsonx
 
 import (
 	"strings"
@@ -6,18 +6,19 @@ import (
 	"unicode/utf8"
 )
 
-// ReadJSONString reads the JSON string literal whose opening quote is s[i], as JSON.parse
+// ReadString reads the JSON string literal whose opening quote is s[i], as JSON.parse
 // reads it from a decoded text, with one documented exception: escapes are resolved, and
 // a surrogate escape that does not pair becomes U+FFFD, where JSON.parse keeps the lone
 // surrogate (a Go string is UTF-8, which cannot hold one; encoding/json, and so the
 // oracle, does the same: docs/PEER.md §11.2). Each byte that is not part of valid UTF-8
 // becomes U+FFFD (a text decoder would have replaced it before JSON.parse saw the text;
 // one U+FFFD a byte is what encoding/json does, so the engine and the oracle read the same
-// string). next is the index after the closing quote. ok is false for what JSON.parse rejects: a raw control character, an unknown
-// escape, a short \u escape, no closing quote. It is the one string reader of the
-// engine's JSON parsers (engine/client's and engine/questions'); a string without escapes
-// is returned as a substring of s, with no allocation.
-func ReadJSONString(s string, i int) (str string, next int, ok bool) {
+// string). next is the index after the closing quote. ok is false for what JSON.parse
+// rejects: a raw control character, an unknown escape, a short \u escape, no closing
+// quote. It is the one string reader of the engine (the tree, the scanner, the protocol
+// codec and the host's Remote args); a string without escapes is returned as a substring
+// of s, with no allocation.
+func ReadString(s string, i int) (str string, next int, ok bool) {
 	start := i + 1
 	ascii := true
 	for i = start; i < len(s); i++ {
@@ -31,7 +32,7 @@ func ReadJSONString(s string, i int) (str string, next int, ok bool) {
 		if c == '"' {
 			str = s[start:i]
 			if !ascii && !utf8.ValidString(str) {
-				str = replaceInvalidUTF8(str)
+				str = ToValidUTF8(str)
 			}
 			return str, i + 1, true
 		}
@@ -52,7 +53,7 @@ func readEscaped(s string, start, i int) (string, int, bool) {
 		case c == '"':
 			str := string(b)
 			if !utf8.ValidString(str) {
-				str = replaceInvalidUTF8(str)
+				str = ToValidUTF8(str)
 			}
 			return str, i + 1, true
 		case c < 0x20:
@@ -108,8 +109,9 @@ func readEscaped(s string, start, i int) (string, int, bool) {
 	return "", len(s), false
 }
 
-// replaceInvalidUTF8 replaces each byte of s that is not part of valid UTF-8 with U+FFFD.
-func replaceInvalidUTF8(s string) string {
+// ToValidUTF8 replaces each byte of s that is not part of valid UTF-8 with U+FFFD (one a
+// byte, as encoding/json does; strings.ToValidUTF8 would replace a run with one).
+func ToValidUTF8(s string) string {
 	b := make([]byte, 0, len(s)+8)
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])

@@ -1,4 +1,4 @@
-package wire
+package jsonx
 
 import (
 	"encoding/json"
@@ -40,7 +40,7 @@ func randomValue(r *rand.Rand, depth int) string {
 	}
 }
 
-func TestValidJSONIsEncodingJSONValid(t *testing.T) {
+func TestValidIsEncodingJSONValid(t *testing.T) {
 	deep := func(n int, open, close string) string { return strings.Repeat(open, n) + strings.Repeat(close, n) }
 	cases := []string{"", " ", "{}", "[]", "[1,]", "[,1]", `{"a":1,}`, `{"a" 1}`, `{1:2}`, "1 2", " 1 ", "-01",
 		"1.0e+10", `"\u0041"`, `"\u004"`, "\"\x7f\"", "[[[]]]", "[[[]]", "{\"a\":[{}]}",
@@ -57,8 +57,8 @@ func TestValidJSONIsEncodingJSONValid(t *testing.T) {
 	valid := 0
 	for _, s := range cases {
 		want := json.Valid([]byte(s))
-		if got := ValidJSON([]byte(s)); got != want {
-			t.Fatalf("ValidJSON(%.80q) = %v, encoding/json.Valid says %v", s, got, want)
+		if got := Valid([]byte(s)); got != want {
+			t.Fatalf("Valid(%.80q) = %v, encoding/json.Valid says %v", s, got, want)
 		}
 		if want {
 			valid++
@@ -69,13 +69,13 @@ func TestValidJSONIsEncodingJSONValid(t *testing.T) {
 	}
 }
 
-func FuzzValidJSON(f *testing.F) {
+func FuzzValid(f *testing.F) {
 	for _, s := range []string{`{"a":[1,"x",true,null]}`, `[1,]`, `"\u00zz"`, "-0.5e+3"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if got, want := ValidJSON(data), json.Valid(data); got != want {
-			t.Fatalf("ValidJSON(%q) = %v, encoding/json.Valid says %v", data, got, want)
+		if got, want := Valid(data), json.Valid(data); got != want {
+			t.Fatalf("Valid(%q) = %v, encoding/json.Valid says %v", data, got, want)
 		}
 	})
 }

@@ -1,19 +1,19 @@
-package wire
+package jsonx
 
-// MaxJSONDepth is how deeply every JSON reader of the project nests arrays and objects:
+// MaxDepth is how deeply every JSON reader of the project nests arrays and objects:
 // encoding/json's limit (its scanner refuses deeper texts, and the oracle and the protocol
-// envelope read through it), ValidJSON's, and the engine's readers' (engine/questions,
-// engine/client). JSON.parse has no such limit; a deeper text is unreadable everywhere in
-// the project alike, a documented decision (docs/PEER.md §11.1).
-const MaxJSONDepth = 10000
+// envelope read through it), and this package's (Valid, Reader, Scanner). JSON.parse has no
+// such limit; a deeper text is unreadable everywhere in the project alike, a documented
+// decision (docs/PEER.md §11.1).
+const MaxDepth = 10000
 
-// ValidJSON reports whether data is exactly one JSON value with optional whitespace
+// Valid reports whether data is exactly one JSON value with optional whitespace
 // around it, with encoding/json.Valid's verdict on every input: the RFC 8259 grammar,
 // whitespace space, tab, LF and CR, at most 10000 nested arrays and objects, and string
 // contents checked only for control characters and escapes (not for UTF-8). It is a
 // direct scanner instead of encoding/json's per-byte state machine, for the gateway's and
 // the host's checks of every payload.
-func ValidJSON(data []byte) bool {
+func Valid(data []byte) bool {
 	var buf [32]byte
 	stack := buf[:0] // '{' or '[' per open container
 	n := len(data)
@@ -26,7 +26,7 @@ value:
 	}
 	switch c := data[i]; {
 	case c == '{':
-		if len(stack) >= MaxJSONDepth {
+		if len(stack) >= MaxDepth {
 			return false
 		}
 		i = skipJSONSpace(data, i+1)
@@ -37,7 +37,7 @@ value:
 		stack = append(stack, '{')
 		goto key
 	case c == '[':
-		if len(stack) >= MaxJSONDepth {
+		if len(stack) >= MaxDepth {
 			return false
 		}
 		i = skipJSONSpace(data, i+1)
@@ -68,7 +68,7 @@ value:
 		}
 		goto end
 	case c == '-' || (c >= '0' && c <= '9'):
-		if i, ok = skipJSONNumber(data, i); !ok {
+		if i, ok = numberEnd(data, i); !ok {
 			return false
 		}
 		goto end
@@ -110,7 +110,10 @@ end:
 	return false
 }
 
-func skipJSONSpace(data []byte, i int) int {
+// text is what the scanners read: a string or a byte slice (Valid's payloads).
+type text interface{ ~string | ~[]byte }
+
+func skipJSONSpace[T text](data T, i int) int {
 	if i < len(data) && data[i] > ' ' {
 		return i // compact JSON: no whitespace between tokens
 	}
@@ -126,7 +129,7 @@ func skipJSONSpace(data []byte, i int) int {
 }
 
 // skipJSONString skips the string literal at data[i] (its opening quote).
-func skipJSONString(data []byte, i int) (int, bool) {
+func skipJSONString[T text](data T, i int) (int, bool) {
 	i++
 	for i < len(data) {
 		c := data[i]
@@ -151,8 +154,8 @@ func skipJSONString(data []byte, i int) (int, bool) {
 				if i+4 >= len(data) {
 					return i, false
 				}
-				for _, h := range data[i+1 : i+5] {
-					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+				for j := i + 1; j < i+5; j++ {
+					if h := data[j]; !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
 						return i, false
 					}
 				}
@@ -167,46 +170,9 @@ func skipJSONString(data []byte, i int) (int, bool) {
 	return i, false
 }
 
-func skipJSONWord(data []byte, i int, word string) (int, bool) {
+func skipJSONWord[T text](data T, i int, word string) (int, bool) {
 	if len(data)-i < len(word) || string(data[i:i+len(word)]) != word {
 		return i, false
 	}
 	return i + len(word), true
-}
-
-// skipJSONNumber skips -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? at data[i].
-func skipJSONNumber(data []byte, i int) (int, bool) {
-	n := len(data)
-	if data[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		start := i
-		for i < n && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
-		return i - start
-	}
-	switch {
-	case i < n && data[i] == '0':
-		i++
-	case digits() == 0:
-		return i, false
-	}
-	if i < n && data[i] == '.' {
-		i++
-		if digits() == 0 {
-			return i, false
-		}
-	}
-	if i < n && (data[i] == 'e' || data[i] == 'E') {
-		i++
-		if i < n && (data[i] == '+' || data[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return i, false
-		}
-	}
-	return i, true
 }

@@ -1,4 +1,4 @@
-package wire
+package jsonx
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 	"pgregory.net/rapid"
 )
 
-func TestReadJSONString(t *testing.T) {
+func TestReadString(t *testing.T) {
 	for _, c := range []struct {
 		in   string
 		want string
@@ -31,16 +31,16 @@ func TestReadJSONString(t *testing.T) {
 		{`"unterminated`, "", 13, false},
 		{`"ends in \`, "", 10, false},
 	} {
-		got, next, ok := ReadJSONString(c.in, 0)
+		got, next, ok := ReadString(c.in, 0)
 		if got != c.want || ok != c.ok || (ok && next != c.next) {
-			t.Errorf("ReadJSONString(%q) = %q, %d, %v; want %q, %d, %v", c.in, got, next, ok, c.want, c.next, c.ok)
+			t.Errorf("ReadString(%q) = %q, %d, %v; want %q, %d, %v", c.in, got, next, ok, c.want, c.next, c.ok)
 		}
 	}
 }
 
-// ReadJSONString agrees with encoding/json on any literal: the same acceptance and the
+// ReadString agrees with encoding/json on any literal: the same acceptance and the
 // same string (both turn bad UTF-8 and lone surrogates into U+FFFD).
-func TestReadJSONStringAgreesWithEncodingJSON(t *testing.T) {
+func TestReadStringAgreesWithEncodingJSON(t *testing.T) {
 	alphabet := []string{`\`, `"`, `u`, `d83d`, `de00`, `00e9`, `n`, `/`, "\xff", "\xc3", "\xa9", "é", "a", "\x01", " ", `ZZ`}
 	rapid.Check(t, func(t *rapid.T) {
 		parts := rapid.SliceOfN(rapid.SampledFrom(alphabet), 0, 12).Draw(t, "parts")
@@ -49,7 +49,7 @@ func TestReadJSONStringAgreesWithEncodingJSON(t *testing.T) {
 			lit += p
 		}
 		lit += `"`
-		got, next, ok := ReadJSONString(lit, 0)
+		got, next, ok := ReadString(lit, 0)
 		var want string
 		err := json.Unmarshal([]byte(lit), &want)
 		if ok && next != len(lit) {
@@ -57,7 +57,7 @@ func TestReadJSONStringAgreesWithEncodingJSON(t *testing.T) {
 			err = json.Unmarshal([]byte(lit[:next]), &want)
 		}
 		if ok != (err == nil) || (ok && got != want) {
-			t.Fatalf("%q: ReadJSONString = %q, %v; encoding/json = %q, %v", lit, got, ok, want, err)
+			t.Fatalf("%q: ReadString = %q, %v; encoding/json = %q, %v", lit, got, ok, want, err)
 		}
 	})
 }
