@@ -1507,158 +1507,16 @@ func (d *dec) expectation(n *yaml.Node) (Expectation, bool) {
 			ok = ok && k
 		}
 	}
-	subject := f[o.Name]
-	switch o.Keys[0].Type {
-	case "ident":
-		e.Subject, k = d.ident(subject, o.Name)
-	case "#verdict":
-		e.Subject, k = d.enum(subject, "verdict", []string{"ok", "violation", "unknown"})
-	case "#config-outcome":
-		e.Subject, k = d.enum(subject, "host-config outcome", []string{"accepted", "refused"})
-	default:
-		e.Subject, k = d.text(subject, o.Name)
-	}
+	e.Subject, k = o.readSubject(d, f[o.Name])
 	ok = ok && k
 	for _, x := range es {
 		name, v := x.k.Value, x.v
 		if name == "at" || name == o.Name || !full.has(name) {
 			continue
 		}
-		k = true
-		switch name {
-		case "session":
-			e.Session, k = d.ident(v, name)
-		case "client":
-			e.Client, k = d.ident(v, name)
-		case "pending":
-			e.Pending = d.isTrue(v, name)
-			k = e.Pending
-		case "none":
-			e.None = d.isTrue(v, name)
-			k = e.None
-		case "answers":
-			e.Answers, k = d.answers(v)
-			e.HasAns = true
-		case "error":
-			e.Error, k = d.text(v, name)
-		case "value":
-			e.Value, k = d.rawJSON(v, name)
-		case "text":
-			e.Text, k = d.text(v, name)
-		case "contains":
-			e.Contains, k = d.text(v, name)
-		case "time":
-			var t Duration
-			t, k = d.duration(v, name, false)
-			e.Time = &t
-		case "deadline":
-			var t Duration
-			t, k = d.duration(v, name, false)
-			e.Deadline = &t
-		case "count", "claims", "gen":
-			var c int64
-			c, k = d.uinteger(v, name)
-			ci := int(c)
-			switch name {
-			case "count":
-				e.Count = &ci
-			case "claims":
-				e.Claims = &ci
-			default:
-				e.Gen = &ci
-			}
-		case "timer":
-			if v.Kind == yaml.ScalarNode && v.Value == "none" {
-				e.Timer = "none"
-			} else {
-				var t Duration
-				t, k = d.duration(v, name, false)
-				e.Timer = t.String()
-			}
-		case "message":
-			e.Message, k = d.text(v, name)
-		case "outcome":
-			e.Outcome, k = d.text(v, name)
-		case "expanded":
-			var b bool
-			b, k = d.boolean(v, name)
-			e.Expanded = &b
-		case "claimed", "live", "root", "shown", "closed", "busy", "connected":
-			b, k2 := d.boolean(v, name)
-			k = k2
-			switch name {
-			case "claimed":
-				e.Claimed = &b
-			case "live":
-				e.Live = &b
-			case "root":
-				e.Root = &b
-			case "shown":
-				e.Shown = &b
-			case "closed":
-				e.Closed = &b
-			case "busy":
-				e.Busy = &b
-			default:
-				e.Connected = &b
-			}
-		case "phase":
-			e.Phase, k = d.enum(v, name, phases)
-		case "state":
-			if o.Name == ExpectRow {
-				e.State, k = d.enum(v, "row state", rowStates)
-			} else {
-				e.State, k = d.enum(v, "card state", cardStates)
-			}
-		case "wait":
-			e.Wait, k = d.enum(v, "wait state", waitStates)
-		case "channel":
-			e.Channel, k = d.enum(v, name, channels)
-		case "countdown":
-			e.Countdown, k = d.countdown(v)
-		case "hint":
-			e.Hint, k = d.text(v, name)
-		case "seat":
-			var b bool
-			b, k = d.boolean(v, name)
-			e.Seat = &b
-		case "focus":
-			var b bool
-			b, k = d.boolean(v, name)
-			e.Focus = &b
-		case "kind":
-			e.CardKind, k = d.enum(v, "card kind", cardKinds)
-		case "composer":
-			e.Draft, k = d.text(v, name)
-		case "summary":
-			e.Summary, k = d.text(v, name)
-		case "action":
-			var a string
-			a, k = d.text(v, name)
-			if a == "none" {
-				a = ""
-			}
-			e.Action = &a
-		case "lines":
-			e.Lines, k = d.texts(v, name)
-			if e.Lines == nil {
-				e.Lines = []string{}
-			}
-		case "raw":
-			var r string
-			r, k = d.text(v, name)
-			e.Raw = &r
-		case "call":
-			e.ViewCall, k = d.ident(v, name)
-		case "questions":
-			if v.Kind != yaml.SequenceNode {
-				d.fail(v, "write the questions as a list: [{id: pkg, question: Which, options: [npm, bun]}]", "questions must be a list of questions, not %s", kindName(v))
-				k = false
-				break
-			}
-			e.ViewQuestions, _, k = d.questionsOrRaw(v, name, true)
+		if a := assertionKeyIndex[name]; a != nil {
+			ok = a.decode(d, v, &e, o) && ok
 		}
-		ok = ok && k
 	}
 	return e, ok
 }

@@ -409,27 +409,7 @@ type UserAction struct {
 	Input string
 }
 
-// Expectation kinds.
-const (
-	ExpectToolResult   = "tool-result"
-	ExpectResult       = "result"
-	ExpectReply        = "reply"
-	ExpectView         = "view"
-	ExpectInbox        = "inbox"
-	ExpectEvent        = "event"
-	ExpectRecord       = "record"
-	ExpectHostWait     = "host-wait"
-	ExpectReservation  = "reservation"
-	ExpectAgent        = "agent"
-	ExpectCard         = "card"
-	ExpectRow          = "row"
-	ExpectNode         = "node"
-	ExpectDraft        = "draft"
-	ExpectLink         = "link"
-	ExpectHostConfig   = "host-config"
-	ExpectOracle       = "oracle"
-	ExpectConversation = "conversation"
-)
+// The expectation kinds (Expect*) are declared in expect_<kind>.go, one file each.
 
 // Expectation is one check, at a virtual time or at the end of the run. Kind says what is
 // checked and Subject which one (a call id, a result id, a client, a text); the other

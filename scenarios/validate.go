@@ -658,9 +658,6 @@ func ParseRejection(s string) (name, code, message string, ok bool) {
 	return name, code, msg, name != ""
 }
 
-// clientKinds are the expectations about one client's view.
-var clientKinds = map[string]bool{ExpectCard: true, ExpectRow: true, ExpectNode: true, ExpectDraft: true}
-
 func (v *validator) expectation(e *Expectation) {
 	p := e.Pos
 	o := expectKind(e.Kind)
@@ -700,12 +697,11 @@ func (v *validator) expectation(e *Expectation) {
 	}
 	outcomes := 0
 	for _, n := range set {
-		switch n {
-		case "pending", "answers", "error", "text", "value", "none":
+		if assertionKeyIndex[n].outcome {
 			outcomes++
 		}
 	}
-	if outcomes > 1 && (e.Kind == ExpectToolResult || e.Kind == ExpectResult) {
+	if outcomes > 1 && o.oneOutcome {
 		v.fail(p, "assert one outcome: pending, answers, error, text, value or none", "a result has one outcome")
 	}
 	if e.Session != "" {
@@ -713,43 +709,14 @@ func (v *validator) expectation(e *Expectation) {
 	}
 	if e.Client != "" {
 		v.client(p, e.Client)
-	} else if clientKinds[e.Kind] && len(v.s.Clients) != 1 {
+	} else if o.perClient && len(v.s.Clients) != 1 {
 		if len(v.s.Clients) == 0 {
 			v.fail(p, "declare a client under clients:", "a %s expectation needs a client", e.Kind)
 		} else {
 			v.fail(p, "add client: one of "+v.clientList(), "with several clients a %s expectation names its client", e.Kind)
 		}
 	}
-	switch e.Kind {
-	case ExpectToolResult, ExpectHostWait, ExpectReservation, ExpectRow, ExpectNode:
-		if !v.knownCall(e.Subject) {
-			v.fail(p, "the calls are "+v.callList(), "unknown call %q", e.Subject)
-		}
-	case ExpectCard, ExpectDraft:
-		v.card(p, e.Subject)
-		if e.Subject == "" {
-			v.fail(p, "name the card's call id, or #N", "a %s expectation names its card", e.Kind)
-		}
-	case ExpectResult:
-		if !v.results[e.Subject] {
-			v.fail(p, "name a service call's id (default d1, d2, ... in step order)", "unknown service result %q", e.Subject)
-		}
-	case ExpectReply, ExpectLink, ExpectConversation:
-		v.client(p, e.Subject)
-	case ExpectAgent:
-		v.session(p, e.Subject)
-	case ExpectHostConfig, ExpectOracle:
-		if !e.End {
-			v.fail(p, "write at: end", "a %s expectation is about the whole run", e.Kind)
-		}
-	case ExpectView, ExpectInbox, ExpectEvent, ExpectRecord:
-		if e.Subject == "" {
-			v.fail(p, "write the text to look for", "an empty %s", e.Kind)
-		}
-	}
-	if e.Kind == ExpectView && (e.ViewCall == "") != (e.ViewQuestions == nil) {
-		v.fail(p, "write call: and questions: together", "a view's questions belong to one call")
-	}
+	o.validate(v, e)
 	if e.Countdown != "" {
 		if _, err := ParseCountdown(e.Countdown); err != nil {
 			v.fail(p, "write the remaining time and running or paused, like 3s running, or none", "countdown %q is not a countdown", e.Countdown)
@@ -763,51 +730,4 @@ func (v *validator) expectation(e *Expectation) {
 	if e.Value != "" && !json.Valid([]byte(e.Value)) {
 		v.fail(p, "check the JSON", "value is not JSON")
 	}
-}
-
-// assertions lists the YAML keys set on an expectation besides at and its kind.
-func (e *Expectation) assertions() []string {
-	var out []string
-	add := func(set bool, name string) {
-		if set {
-			out = append(out, name)
-		}
-	}
-	add(e.Session != "", "session")
-	add(e.Client != "", "client")
-	add(e.Pending, "pending")
-	add(e.HasAns, "answers")
-	add(e.Error != "", "error")
-	add(e.Value != "", "value")
-	add(e.Text != "", "text")
-	add(e.Contains != "", "contains")
-	add(e.None, "none")
-	add(e.Time != nil, "time")
-	add(e.Count != nil, "count")
-	add(e.Claims != nil, "claims")
-	add(e.Deadline != nil, "deadline")
-	add(e.Timer != "", "timer")
-	add(e.Claimed != nil, "claimed")
-	add(e.Live != nil, "live")
-	add(e.Root != nil, "root")
-	add(e.Phase != "", "phase")
-	add(e.State != "", "state")
-	add(e.Wait != "", "wait")
-	add(e.Countdown != "", "countdown")
-	add(e.Channel != "", "channel")
-	add(e.Shown != nil, "shown")
-	add(e.Closed != nil, "closed")
-	add(e.Busy != nil, "busy")
-	add(e.Hint != "", "hint")
-	add(e.Seat != nil, "seat")
-	add(e.Focus != nil, "focus")
-	add(e.CardKind != "", "kind")
-	add(e.Draft != "", "composer")
-	add(e.Summary != "", "summary")
-	add(e.Action != nil, "action")
-	add(e.Lines != nil, "lines")
-	add(e.Raw != nil, "raw")
-	add(e.Connected != nil, "connected")
-	add(e.Gen != nil, "gen")
-	return out
 }

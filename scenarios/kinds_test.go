@@ -1,0 +1,43 @@
+package scenarios
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// kindFiles maps each file prefix_<name>.go of this package (tests aside) to its kind name.
+func kindFiles(t *testing.T, prefix string) map[string]bool {
+	t.Helper()
+	names, err := filepath.Glob(prefix + "_*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for _, n := range names {
+		if strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		out[strings.ReplaceAll(strings.TrimSuffix(strings.TrimPrefix(n, prefix+"_"), ".go"), "_", "-")] = true
+	}
+	return out
+}
+
+// TestKindFiles: each kind is declared in its own file, named after it, and every such
+// file declares a kind of the lists (kinds.go), so a kind cannot be half-added here.
+func TestKindFiles(t *testing.T) {
+	files := kindFiles(t, "expect")
+	for _, name := range ExpectKinds() {
+		if !files[name] {
+			t.Errorf("the %s expectation has no file expect_%s.go", name, strings.ReplaceAll(name, "-", "_"))
+		}
+		delete(files, name)
+	}
+	for name := range files {
+		t.Errorf("expect_%s.go declares no expectation kind of expectKinds (add it to the list in kinds.go)", strings.ReplaceAll(name, "-", "_"))
+	}
+	if _, err := os.Stat("kinds.go"); err != nil {
+		t.Fatal(err)
+	}
+}
