@@ -771,7 +771,13 @@ func (d *dec) ppm(n *yaml.Node, what string) (int64, bool) {
 // --- steps ----------------------------------------------------------------------------
 
 func (d *dec) actors() []string {
-	return append([]string{ActorModel, ActorHost, ActorService, ActorNet}, d.clients...)
+	var out []string
+	for _, k := range stepKinds {
+		if k.hinted {
+			out = append(out, k.name)
+		}
+	}
+	return append(out, d.clients...)
 }
 
 func (d *dec) step(n *yaml.Node) (Step, bool) {
@@ -803,7 +809,7 @@ func (d *dec) step(n *yaml.Node) (Step, bool) {
 			if st.Refused == "" {
 				d.fail(e.v, "write a part of the expected error, like submission is disabled", "refused: needs the text of the expected error")
 			}
-		case k == ActorModel || k == ActorHost || k == ActorService || k == ActorNet || k == ActorInject || isClient(k):
+		case stepKindNamed(k) != nil || isClient(k):
 			if actor != nil {
 				d.fail(e.k, "split it into two steps at the same time", "a step has one actor; this one has %s and %s", actor.k.Value, k)
 				ok = false
@@ -836,26 +842,11 @@ func (d *dec) step(n *yaml.Node) (Step, bool) {
 		}
 		return st, false
 	}
-	switch a := actor.k.Value; a {
-	case ActorModel:
-		m, k := d.model(actor.v)
-		st.Model, ok = m, ok && k
-	case ActorHost:
-		h, k := d.host(actor.v)
-		st.Host, ok = h, ok && k
-	case ActorService:
-		s, k := d.service(actor.v)
-		st.Service, ok = s, ok && k
-	case ActorNet:
-		x, k := d.net(actor.v)
-		st.Net, ok = x, ok && k
-	case ActorInject:
-		x, k := d.inject(actor.v)
-		st.Inject, ok = x, ok && k
-	default:
-		u, k := d.user(actor.v)
-		st.Client, st.User, ok = a, u, ok && k
+	kind := stepKindNamed(actor.k.Value)
+	if kind == nil {
+		kind = byClientKind()
 	}
+	ok = kind.decode(d, &st, actor.k.Value, actor.v) && ok
 	return st, ok
 }
 

@@ -196,36 +196,8 @@ func stepNode(st *Step) *yaml.Node {
 	if st.Session != "" {
 		m.add("session", str(st.Session))
 	}
-	switch {
-	case st.Model != nil:
-		m.add(ActorModel, modelNode(st.Model))
-	case st.Host != nil:
-		m.add(ActorHost, hostNode(st.Host))
-	case st.Service != nil:
-		m.add(ActorService, serviceNode(st.Service))
-	case st.Net != nil:
-		m.add(ActorNet, netNode(st.Net))
-	case st.User != nil:
-		m.add(st.Client, userNode(st.User))
-	case st.Inject != nil:
-		x := flow().add("client", str(st.Inject.Client))
-		if st.Inject.Event != "" {
-			x.add("event", str(st.Inject.Event))
-		}
-		if st.Inject.Gen != 0 {
-			x.add("gen", intNode(int64(st.Inject.Gen)))
-		}
-		switch {
-		case st.Inject.Attach != "":
-			x.add("attach", str(st.Inject.Attach))
-		case st.Inject.Next:
-			x.add("next", boolNode(true))
-		case st.Inject.HasAns:
-			x.add("answer", answersNode(st.Inject.Answers))
-		default:
-			x.add("rejected", str(st.Inject.Rejected))
-		}
-		m.add(ActorInject, x.n)
+	if k := stepKindOf(st); k != nil {
+		m.add(st.Actor(), k.encode(st))
 	}
 	if st.Refused != "" {
 		m.add("refused", str(st.Refused))

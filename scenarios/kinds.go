@@ -128,3 +128,103 @@ func atEnd(v *validator, e *Expectation) {
 		v.fail(e.Pos, "write at: end", "a %s expectation is about the whole run", e.Kind)
 	}
 }
+
+// stepKind is one actor of a step: the key that names it, the objects its value may be,
+// and how it is read, checked and written.
+type stepKind struct {
+	// name is the actor's step key and its name in schema.json's $defs; a client's user
+	// (byClient) is keyed by the client's name instead.
+	name     string
+	byClient bool
+	// key is the actor's entry in the step's keys (zero when byClient).
+	key key
+	// hinted: named in the "the actors are ..." hint (inject, a protocol-level actor, is not).
+	hinted bool
+	// sessionless: the step is not about one Session (session: does not go with it).
+	sessionless bool
+	// defs are the $defs the kind adds to schema.json, in its order. A kind whose value is
+	// a plain word or one of several mappings (each named by its verb key) lists them in
+	// words and verbs, and choice is the doc of that oneOf ("": the value is defs[0]).
+	defs   []*object
+	words  []string
+	verbs  []*object
+	choice string
+
+	// is reports whether st is a step of this kind.
+	is func(st *Step) bool
+	// decode reads the actor's value n (keyed by key) into st.
+	decode func(d *dec, st *Step, key string, n *yaml.Node) bool
+	// validate checks the step's action (its Session is checked already).
+	validate func(v *validator, st *Step)
+	// encode writes the actor's value.
+	encode func(st *Step) *yaml.Node
+	// refusable reports whether the step reaches a port as an input that can be refused
+	// (nil: never).
+	refusable func(st *Step) bool
+	// calls adds the call ids the step names (resultID is its service result id); nil:
+	// none.
+	calls func(st *Step, resultID string, add func(string))
+}
+
+// stepKinds are the actors of a step, in the order of the step's keys, hints and schema.
+var stepKinds = []*stepKind{
+	modelStep,
+	hostStep,
+	serviceStep,
+	netStep,
+	userStep,
+	injectStep,
+}
+
+// StepKinds are the names of the step kinds (actors), in the format's order.
+func StepKinds() []string {
+	out := make([]string, len(stepKinds))
+	for i, k := range stepKinds {
+		out[i] = k.name
+	}
+	return out
+}
+
+// stepKindOf is the kind of a step (nil when it has no actor).
+func stepKindOf(st *Step) *stepKind {
+	for _, k := range stepKinds {
+		if k.is(st) {
+			return k
+		}
+	}
+	return nil
+}
+
+// stepKindNamed is the kind whose step key is name (nil: none; a client's name is not).
+func stepKindNamed(name string) *stepKind {
+	for _, k := range stepKinds {
+		if !k.byClient && k.name == name {
+			return k
+		}
+	}
+	return nil
+}
+
+// byClientKind is the kind keyed by a client's name.
+func byClientKind() *stepKind {
+	for _, k := range stepKinds {
+		if k.byClient {
+			return k
+		}
+	}
+	return nil
+}
+
+// stepKeys are the step's keys: at, session, each actor's key, refused.
+func stepKeys() []key {
+	keys := []key{
+		{"at", "duration", true, "When the step happens (virtual time since the start)."},
+		{"session", "ident", false, "The Session a model, service or client step is about (default: the first)."},
+	}
+	for _, k := range stepKinds {
+		if !k.byClient {
+			keys = append(keys, k.key)
+		}
+	}
+	return append(keys, key{"refused", "text", false, "The step is expected to be refused, with an error containing this text (a disabled control, a command the host cannot take now)."})
+}

@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -37,7 +36,14 @@ func TestKindFiles(t *testing.T) {
 	for name := range files {
 		t.Errorf("expect_%s.go declares no expectation kind of expectKinds (add it to the list in kinds.go)", strings.ReplaceAll(name, "-", "_"))
 	}
-	if _, err := os.Stat("kinds.go"); err != nil {
-		t.Fatal(err)
+	steps := kindFiles(t, "step")
+	for _, name := range StepKinds() {
+		if !steps[name] {
+			t.Errorf("the %s step kind has no file step_%s.go", name, name)
+		}
+		delete(steps, name)
+	}
+	for name := range steps {
+		t.Errorf("step_%s.go declares no step kind of stepKinds (add it to the list in kinds.go)", name)
 	}
 }

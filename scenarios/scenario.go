@@ -112,17 +112,8 @@ type Step struct {
 
 // Actor names the step's actor: "model", "host", "service", "net" or the client's name.
 func (s Step) Actor() string {
-	switch {
-	case s.Model != nil:
-		return ActorModel
-	case s.Host != nil:
-		return ActorHost
-	case s.Service != nil:
-		return ActorService
-	case s.Net != nil:
-		return ActorNet
-	case s.Inject != nil:
-		return ActorInject
+	if k := stepKindOf(&s); k != nil && !k.byClient {
+		return k.name
 	}
 	return s.Client
 }

@@ -69,16 +69,7 @@ var clientObject = &object{Name: "client", Doc: "One answer UI and its network l
 	{"reconnect", "duration", false, "How long after losing its link the client dials again (default: never by itself)."},
 }}
 
-var stepObject = &object{Name: "step", Doc: "One timed action; besides at (and session) exactly one actor key: model, host, service, net or a client's name.", Keys: []key{
-	{"at", "duration", true, "When the step happens (virtual time since the start)."},
-	{"session", "ident", false, "The Session a model, service or client step is about (default: the first)."},
-	{"model", "#model", false, "What the model does."},
-	{"host", "#host", false, "What happens to the host: restart, a crash, a Session opened or closed, a storage fault, a stall, an event or a claim written by hand."},
-	{"service", "#service", false, "A direct call to the question service (the service contract)."},
-	{"net", "#net", false, "What happens to a client's network link."},
-	{"inject", "#inject", false, "A client's outcome for a delivery, sent as another client implementation would (protocol level)."},
-	{"refused", "text", false, "The step is expected to be refused, with an error containing this text (a disabled control, a command the host cannot take now)."},
-}}
+var stepObject = &object{Name: "step", Doc: "One timed action; besides at (and session) exactly one actor key: model, host, service, net or a client's name.", Keys: stepKeys()}
 
 // Model action mappings: each is one verb key plus the keys that go with it.
 var (
@@ -160,6 +151,10 @@ var optionObject = &object{Name: "option", Doc: "An option with a description.",
 	{"label", "text", true, "The label, which is also the value sent back."},
 	{"description", "text", false, "Its description."},
 }}
+
+// valueObjects are the objects several kinds' values share. schema.json lists them after
+// the model's objects, the first kind to use them.
+var valueObjects = []*object{questionObject, optionObject, answerObject}
 
 // Host actions.
 var (

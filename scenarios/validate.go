@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
@@ -210,37 +209,10 @@ func SubCallID(call string, n int) string { return call + ":ptc:" + strconv.Itoa
 func CallIDs(s *Scenario) map[string]bool {
 	out := map[string]bool{}
 	ids := ServiceIDs(s)
-	for i, st := range s.Steps {
-		switch {
-		case st.Model != nil && st.Model.Call != "":
-			out[st.Model.Call] = true
-			for n := range st.Model.Calls {
-				out[SubCallID(st.Model.Call, n+1)] = true
-			}
-		case st.Service != nil && st.Service.Kind == ServiceAsk && st.Service.Call != "":
-			out[st.Service.Call] = true
-		case st.Service != nil && st.Service.Kind == ServiceAskTimed:
-			if st.Service.Body != "" {
-				var b struct {
-					CallID string `json:"callId"`
-				}
-				if json.Unmarshal([]byte(st.Service.Body), &b) == nil && b.CallID != "" {
-					out[b.CallID] = true
-				}
-			} else {
-				out[AskTimedCall(st.Service, ids[i])] = true
-			}
-		case st.User != nil && st.User.Kind == UserInput:
-			if u, ok := inputUpdate(st.User.Input); ok {
-				for _, e := range u.Events {
-					if c, ok := e.Data.(session.ToolCall); ok && c.CallID != "" {
-						out[c.CallID] = true
-					}
-				}
-			}
-			if id := inputWaitCall(st.User.Input); id != "" {
-				out[id] = true
-			}
+	for i := range s.Steps {
+		st := &s.Steps[i]
+		if k := stepKindOf(st); k != nil && k.calls != nil {
+			k.calls(st, ids[i], func(id string) { out[id] = true })
 		}
 	}
 	return out
@@ -374,8 +346,8 @@ func (v *validator) questions(p Pos, qs []Question, service bool) {
 
 func (v *validator) step(st *Step) {
 	n := 0
-	for _, set := range []bool{st.Model != nil, st.Host != nil, st.Service != nil, st.Net != nil, st.User != nil, st.Inject != nil} {
-		if set {
+	for _, k := range stepKinds {
+		if k.is(st) {
 			n++
 		}
 	}
@@ -387,63 +359,11 @@ func (v *validator) step(st *Step) {
 	if st.Refused != "" && !Refusable(st) {
 		v.fail(st.Pos, "only user actions on cards and rows, model, service and host open/close/restart steps can be refused", "a %s step cannot be refused", st.Actor())
 	}
-	if st.Session != "" && (st.Host != nil || st.Net != nil) {
+	kind := stepKindOf(st)
+	if st.Session != "" && kind.sessionless {
 		v.fail(st.Pos, "session: goes with model, service and client steps", "a %s step is not about one Session", st.Actor())
 	}
-	switch {
-	case st.Model != nil:
-		v.model(st.Pos, st.Model)
-	case st.Host != nil:
-		v.host(st.Pos, st.Host)
-	case st.Service != nil:
-		v.service(st.Pos, st.Service)
-	case st.Inject != nil:
-		x := st.Inject
-		v.client(st.Pos, x.Client)
-		n := 0
-		for _, set := range []bool{x.Next, x.HasAns, x.Rejected != "", x.Attach != ""} {
-			if set {
-				n++
-			}
-		}
-		if n != 1 {
-			v.fail(st.Pos, "write one of next: true, answer: {...}, rejected: \"Name/CODE: message\" or attach: CALL", "an injected step is one of next, answer, rejected or attach")
-		}
-		if x.Rejected != "" {
-			if _, _, _, ok := ParseRejection(x.Rejected); !ok {
-				v.fail(st.Pos, "write Name: message, or Name/CODE: message, like UserQuestionError/ASK_TIMED_OUT: too late", "rejected %q is not an error", x.Rejected)
-			}
-		}
-		switch {
-		case x.Attach != "" && x.Event != "":
-			v.fail(st.Pos, "leave event: out: a claim stream names its call, not a delivery", "attach takes no event:")
-		case x.Attach == "" && x.Event == "":
-			v.fail(st.Pos, "name the delivery's event id, like e1", "an injected outcome needs event:")
-		}
-	case st.Net != nil:
-		v.client(st.Pos, st.Net.Client)
-		switch st.Net.Kind {
-		case NetDisconnect, NetReconnect, NetLose:
-		case NetPartition:
-			if st.Net.For <= 0 {
-				v.fail(st.Pos, "write for: 2s", "a partition needs a positive for:")
-			}
-		case NetDelay:
-			if st.Net.By <= 0 {
-				v.fail(st.Pos, "write by: 500ms", "a delay needs a positive by:")
-			}
-		default:
-			v.fail(st.Pos, "", "unknown net action %q", st.Net.Kind)
-		}
-	default:
-		v.client(st.Pos, st.Client)
-		v.user(st.Pos, st.User)
-		if st.User != nil && st.User.Kind == UserInput {
-			if u, ok := inputUpdate(st.User.Input); ok && u.Session != "" {
-				v.sessions[u.Session] = true
-			}
-		}
-	}
+	kind.validate(v, st)
 }
 
 func (v *validator) model(p Pos, m *ModelAction) {
@@ -633,19 +553,8 @@ func (v *validator) user(p Pos, u *UserAction) {
 // Refusable reports whether a step reaches a port as an input that can be refused
 // (faults and network actions cannot).
 func Refusable(st *Step) bool {
-	switch {
-	case st.Model != nil, st.Service != nil, st.Inject != nil:
-		return true
-	case st.Host != nil:
-		return st.Host.Kind != HostCrash && st.Host.Kind != HostFailInboxWrite && st.Host.Kind != HostStall
-	case st.User != nil:
-		switch st.User.Kind {
-		case UserReload, UserCrash, UserClock, UserDrift:
-			return false
-		}
-		return true
-	}
-	return false
+	k := stepKindOf(st)
+	return k != nil && k.refusable != nil && k.refusable(st)
 }
 
 // ParseRejection reads "Name: message" or "Name/CODE: message".
