@@ -9,10 +9,13 @@ import (
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
+// ActorUser names the user step kind; the step's key is the client's name.
+const ActorUser = "user"
+
 // userStep is what a client's user (or its browser) does; the step's key is the
 // client's name (harness/step_user.go compiles it).
 var userStep = &stepKind{
-	name:     "user",
+	name:     ActorUser,
 	byClient: true,
 	defs:     userObjects,
 	words:    append(append([]string(nil), userCardVerbs...), userWords...),
