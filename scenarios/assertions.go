@@ -11,13 +11,13 @@ type assertionKey struct {
 	// decode reads the key's value into e; kind is the expectation's kind (a key's type
 	// can differ by kind, as state's does).
 	decode func(d *dec, n *yaml.Node, e *Expectation, kind *expectationKind) bool
-	// set reports whether e asserts the key (nil: another key writes it).
+	// set reports whether e asserts the key.
 	set func(e *Expectation) bool
 	// unlisted keeps the key out of assertions: Validate does not check it against the
 	// kind's keys (as before the table; the decoder does).
 	unlisted bool
-	// encode writes the key when set; nil: another key writes it.
-	encode func(e *Expectation, m *mapNode)
+	// encode is the key's value, written when set.
+	encode func(e *Expectation) *yaml.Node
 	// outcome: one of the outcomes of a result (see expectationKind.oneOutcome).
 	outcome bool
 }
@@ -31,7 +31,7 @@ var assertionKeys = []assertionKey{
 			return e.Pending
 		},
 		set:    func(e *Expectation) bool { return e.Pending },
-		encode: func(e *Expectation, m *mapNode) { m.add("pending", boolNode(true)) }},
+		encode: func(e *Expectation) *yaml.Node { return boolNode(true) }},
 	{name: "answers", outcome: true,
 		decode: func(d *dec, n *yaml.Node, e *Expectation, _ *expectationKind) bool {
 			var k bool
@@ -40,7 +40,7 @@ var assertionKeys = []assertionKey{
 			return k
 		},
 		set:    func(e *Expectation) bool { return e.HasAns },
-		encode: func(e *Expectation, m *mapNode) { m.add("answers", answersNode(e.Answers)) }},
+		encode: func(e *Expectation) *yaml.Node { return answersNode(e.Answers) }},
 	outcomeKey(textKey("error", func(e *Expectation) *string { return &e.Error }, false)),
 	{name: "value", outcome: true,
 		decode: func(d *dec, n *yaml.Node, e *Expectation, _ *expectationKind) bool {
@@ -49,7 +49,7 @@ var assertionKeys = []assertionKey{
 			return k
 		},
 		set:    func(e *Expectation) bool { return e.Value != "" },
-		encode: func(e *Expectation, m *mapNode) { m.add("value", str(e.Value)) }},
+		encode: func(e *Expectation) *yaml.Node { return str(e.Value) }},
 	outcomeKey(textKey("text", func(e *Expectation) *string { return &e.Text }, false)),
 	textKey("contains", func(e *Expectation) *string { return &e.Contains }, false),
 	durationKey("time", func(e *Expectation) **Duration { return &e.Time }),
@@ -67,7 +67,7 @@ var assertionKeys = []assertionKey{
 			return k
 		},
 		set:    func(e *Expectation) bool { return e.Timer != "" },
-		encode: func(e *Expectation, m *mapNode) { m.add("timer", word(e.Timer)) }},
+		encode: func(e *Expectation) *yaml.Node { return word(e.Timer) }},
 	boolKey("claimed", func(e *Expectation) **bool { return &e.Claimed }),
 	boolKey("live", func(e *Expectation) **bool { return &e.Live }),
 	boolKey("root", func(e *Expectation) **bool { return &e.Root }),
@@ -83,7 +83,7 @@ var assertionKeys = []assertionKey{
 			return k
 		},
 		set:    func(e *Expectation) bool { return e.State != "" },
-		encode: func(e *Expectation, m *mapNode) { m.add("state", word(e.State)) }},
+		encode: func(e *Expectation) *yaml.Node { return word(e.State) }},
 	enumKey("wait", "wait state", waitStates, func(e *Expectation) *string { return &e.Wait }),
 	{name: "countdown",
 		decode: func(d *dec, n *yaml.Node, e *Expectation, _ *expectationKind) bool {
@@ -92,7 +92,7 @@ var assertionKeys = []assertionKey{
 			return k
 		},
 		set:    func(e *Expectation) bool { return e.Countdown != "" },
-		encode: func(e *Expectation, m *mapNode) { m.add("countdown", word(e.Countdown)) }},
+		encode: func(e *Expectation) *yaml.Node { return word(e.Countdown) }},
 	enumKey("channel", "channel", channels, func(e *Expectation) *string { return &e.Channel }),
 	boolKey("shown", func(e *Expectation) **bool { return &e.Shown }),
 	boolKey("closed", func(e *Expectation) **bool { return &e.Closed }),
@@ -113,12 +113,11 @@ var assertionKeys = []assertionKey{
 			return k
 		},
 		set: func(e *Expectation) bool { return e.Action != nil },
-		encode: func(e *Expectation, m *mapNode) {
-			a := *e.Action
-			if a == "" {
-				a = "none"
+		encode: func(e *Expectation) *yaml.Node {
+			if *e.Action == "" {
+				return str("none")
 			}
-			m.add("action", str(a))
+			return str(*e.Action)
 		}},
 	unlisted(textKey("message", func(e *Expectation) *string { return &e.Message }, false)),
 	unlisted(textKey("outcome", func(e *Expectation) *string { return &e.Outcome }, false)),
@@ -133,12 +132,12 @@ var assertionKeys = []assertionKey{
 			return k
 		},
 		set: func(e *Expectation) bool { return e.Lines != nil },
-		encode: func(e *Expectation, m *mapNode) {
+		encode: func(e *Expectation) *yaml.Node {
 			items := make([]*yaml.Node, len(e.Lines))
 			for i, l := range e.Lines {
 				items[i] = str(l)
 			}
-			m.add("lines", seq(false, items...))
+			return seq(false, items...)
 		}},
 	{name: "raw",
 		decode: func(d *dec, n *yaml.Node, e *Expectation, _ *expectationKind) bool {
@@ -147,14 +146,16 @@ var assertionKeys = []assertionKey{
 			return k
 		},
 		set:    func(e *Expectation) bool { return e.Raw != nil },
-		encode: func(e *Expectation, m *mapNode) { m.add("raw", str(*e.Raw)) }},
-	// call goes with questions (a view's call), which writes both.
-	{name: "call",
+		encode: func(e *Expectation) *yaml.Node { return str(*e.Raw) }},
+	// call goes with questions (a view's call): written only with them, just before them.
+	{name: "call", unlisted: true,
 		decode: func(d *dec, n *yaml.Node, e *Expectation, _ *expectationKind) bool {
 			var k bool
 			e.ViewCall, k = d.ident(n, "call")
 			return k
-		}},
+		},
+		set:    func(e *Expectation) bool { return e.ViewCall != "" && e.ViewQuestions != nil },
+		encode: func(e *Expectation) *yaml.Node { return str(e.ViewCall) }},
 	{name: "questions",
 		decode: func(d *dec, n *yaml.Node, e *Expectation, _ *expectationKind) bool {
 			if n.Kind != yaml.SequenceNode {
@@ -165,13 +166,8 @@ var assertionKeys = []assertionKey{
 			e.ViewQuestions, _, k = d.questionsOrRaw(n, "questions", true)
 			return k
 		},
-		set: func(e *Expectation) bool { return e.ViewQuestions != nil },
-		encode: func(e *Expectation, m *mapNode) {
-			if e.ViewCall != "" {
-				m.add("call", str(e.ViewCall))
-			}
-			m.add("questions", questionsNode(e.ViewQuestions))
-		},
+		set:      func(e *Expectation) bool { return e.ViewQuestions != nil },
+		encode:   func(e *Expectation) *yaml.Node { return questionsNode(e.ViewQuestions) },
 		unlisted: true},
 	{name: "none", outcome: true,
 		decode: func(d *dec, n *yaml.Node, e *Expectation, _ *expectationKind) bool {
@@ -179,7 +175,7 @@ var assertionKeys = []assertionKey{
 			return e.None
 		},
 		set:    func(e *Expectation) bool { return e.None },
-		encode: func(e *Expectation, m *mapNode) { m.add("none", boolNode(true)) }},
+		encode: func(e *Expectation) *yaml.Node { return boolNode(true) }},
 	boolKey("connected", func(e *Expectation) **bool { return &e.Connected }),
 	countKey("gen", func(e *Expectation) **int { return &e.Gen }),
 }
@@ -207,8 +203,8 @@ func (e *Expectation) assertions() []string {
 // writeAssertions adds e's assertions to m in the canonical order.
 func (e *Expectation) writeAssertions(m *mapNode) {
 	for i := range assertionKeys {
-		if a := &assertionKeys[i]; a.encode != nil && a.set(e) {
-			a.encode(e, m)
+		if a := &assertionKeys[i]; a.set(e) {
+			m.add(a.name, a.encode(e))
 		}
 	}
 }
@@ -225,7 +221,7 @@ func textKey(name string, field func(*Expectation) *string, ident bool) assertio
 			return k
 		},
 		set:    func(e *Expectation) bool { return *field(e) != "" },
-		encode: func(e *Expectation, m *mapNode) { m.add(name, str(*field(e))) }}
+		encode: func(e *Expectation) *yaml.Node { return str(*field(e)) }}
 }
 
 func enumKey(name, what string, values []string, field func(*Expectation) *string) assertionKey {
@@ -236,7 +232,7 @@ func enumKey(name, what string, values []string, field func(*Expectation) *strin
 			return k
 		},
 		set:    func(e *Expectation) bool { return *field(e) != "" },
-		encode: func(e *Expectation, m *mapNode) { m.add(name, word(*field(e))) }}
+		encode: func(e *Expectation) *yaml.Node { return word(*field(e)) }}
 }
 
 func boolKey(name string, field func(*Expectation) **bool) assertionKey {
@@ -247,7 +243,7 @@ func boolKey(name string, field func(*Expectation) **bool) assertionKey {
 			return k
 		},
 		set:    func(e *Expectation) bool { return *field(e) != nil },
-		encode: func(e *Expectation, m *mapNode) { m.add(name, boolNode(**field(e))) }}
+		encode: func(e *Expectation) *yaml.Node { return boolNode(**field(e)) }}
 }
 
 func durationKey(name string, field func(*Expectation) **Duration) assertionKey {
@@ -258,7 +254,7 @@ func durationKey(name string, field func(*Expectation) **Duration) assertionKey 
 			return k
 		},
 		set:    func(e *Expectation) bool { return *field(e) != nil },
-		encode: func(e *Expectation, m *mapNode) { m.add(name, dur(**field(e))) }}
+		encode: func(e *Expectation) *yaml.Node { return dur(**field(e)) }}
 }
 
 func countKey(name string, field func(*Expectation) **int) assertionKey {
@@ -270,7 +266,7 @@ func countKey(name string, field func(*Expectation) **int) assertionKey {
 			return k
 		},
 		set:    func(e *Expectation) bool { return *field(e) != nil },
-		encode: func(e *Expectation, m *mapNode) { m.add(name, intNode(int64(**field(e)))) }}
+		encode: func(e *Expectation) *yaml.Node { return intNode(int64(**field(e))) }}
 }
 
 func outcomeKey(a assertionKey) assertionKey {

@@ -561,10 +561,16 @@ func (d *dec) scenario(n *yaml.Node) *Scenario {
 		if v.Kind != yaml.SequenceNode {
 			d.fail(v, "write steps as a list of - at: ... items", "steps must be a list, not %s", kindName(v))
 		} else {
+			// Each step is decoded in place in the list (a kind's decoder gets a pointer).
+			s.Steps = make([]Step, 0, len(v.Content))
 			for _, c := range v.Content {
-				if st, ok := d.step(c); ok {
-					s.Steps = append(s.Steps, st)
+				s.Steps = append(s.Steps, Step{})
+				if !d.step(c, &s.Steps[len(s.Steps)-1]) {
+					s.Steps = s.Steps[:len(s.Steps)-1]
 				}
+			}
+			if len(s.Steps) == 0 {
+				s.Steps = nil
 			}
 		}
 	}
@@ -572,10 +578,15 @@ func (d *dec) scenario(n *yaml.Node) *Scenario {
 		if v.Kind != yaml.SequenceNode {
 			d.fail(v, "write expect as a list of - at: ... items", "expect must be a list, not %s", kindName(v))
 		} else {
+			s.Expect = make([]Expectation, 0, len(v.Content))
 			for _, c := range v.Content {
-				if e, ok := d.expectation(c); ok {
-					s.Expect = append(s.Expect, e)
+				s.Expect = append(s.Expect, Expectation{})
+				if !d.expectation(c, &s.Expect[len(s.Expect)-1]) {
+					s.Expect = s.Expect[:len(s.Expect)-1]
 				}
+			}
+			if len(s.Expect) == 0 {
+				s.Expect = nil
 			}
 		}
 	}
@@ -752,11 +763,11 @@ func (d *dec) actors() []string {
 	return append(out, d.clients...)
 }
 
-func (d *dec) step(n *yaml.Node) (Step, bool) {
-	st := Step{Pos: d.pos(n)}
+func (d *dec) step(n *yaml.Node, st *Step) bool {
+	*st = Step{Pos: d.pos(n)}
 	es, ok := d.mapping(n, "a step")
 	if !ok && es == nil {
-		return st, false
+		return false
 	}
 	isClient := func(k string) bool {
 		for _, c := range d.clients {
@@ -812,14 +823,14 @@ func (d *dec) step(n *yaml.Node) (Step, bool) {
 		if ok {
 			d.fail(n, "add one actor: "+strings.Join(d.actors(), ", "), "a step needs an actor")
 		}
-		return st, false
+		return false
 	}
 	kind := stepKindNamed(actor.k.Value)
 	if kind == nil {
 		kind = byClientKind()
 	}
-	ok = kind.decode(d, &st, actor.k.Value, actor.v) && ok
-	return st, ok
+	ok = kind.decode(d, st, actor.k.Value, actor.v) && ok
+	return ok
 }
 
 func (d *dec) word(n *yaml.Node, what string, words []string) (string, bool) {
@@ -954,11 +965,11 @@ func (d *dec) answers(n *yaml.Node) ([]AnswerItem, bool) {
 
 // --- expectations ---------------------------------------------------------------------
 
-func (d *dec) expectation(n *yaml.Node) (Expectation, bool) {
-	e := Expectation{Pos: d.pos(n)}
+func (d *dec) expectation(n *yaml.Node, e *Expectation) bool {
+	*e = Expectation{Pos: d.pos(n)}
 	es, ok := d.mapping(n, "an expectation")
 	if !ok && es == nil {
-		return e, false
+		return false
 	}
 	var kinds []string
 	for _, x := range es {
@@ -979,17 +990,17 @@ func (d *dec) expectation(n *yaml.Node) (Expectation, bool) {
 			}
 		}
 		d.fail(n, hint, "the expectation does not say what it checks")
-		return e, false
+		return false
 	case 1:
 	default:
 		d.fail(n, "write one check per item, at the same time", "one expectation checks %s", strings.Join(kinds, " and "))
-		return e, false
+		return false
 	}
 	o := expectKind(kinds[0])
 	full := &object{Name: o.Name, Keys: append(append([]key(nil), expectCommon...), o.Keys...)}
 	f, ok := d.fields(n, full, "the "+o.Name+" expectation")
 	if f == nil {
-		return e, false
+		return false
 	}
 	e.Kind = o.Name
 	var k bool
@@ -1009,10 +1020,10 @@ func (d *dec) expectation(n *yaml.Node) (Expectation, bool) {
 			continue
 		}
 		if a := assertionKeyIndex[name]; a != nil {
-			ok = a.decode(d, v, &e, o) && ok
+			ok = a.decode(d, v, e, o) && ok
 		}
 	}
-	return e, ok
+	return ok
 }
 
 // countdown reads "3s running", "2.5s paused" or "none" into its canonical form.

@@ -112,16 +112,16 @@ type Step struct {
 
 // Kind names the step's kind (StepKinds): its actor, or "user" for a client's user; ""
 // for a step with no actor.
-func (s Step) Kind() string {
-	if k := stepKindOf(&s); k != nil {
+func (s *Step) Kind() string {
+	if k := stepKindOf(s); k != nil {
 		return k.name
 	}
 	return ""
 }
 
 // Actor names the step's actor: "model", "host", "service", "net" or the client's name.
-func (s Step) Actor() string {
-	if k := stepKindOf(&s); k != nil && !k.byClient {
+func (s *Step) Actor() string {
+	if k := stepKindOf(s); k != nil && !k.byClient {
 		return k.name
 	}
 	return s.Client
