@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -45,5 +46,30 @@ func TestKindFiles(t *testing.T) {
 	}
 	for name := range steps {
 		t.Errorf("step_%s.go declares no step kind of stepKinds (add it to the list in kinds.go)", name)
+	}
+}
+
+// TestKindsAreInFormat: each kind has its entry in FORMAT.md: a step kind its paragraph
+// (**model** — ..., **a client's name** — ... for a client's user), an expectation kind
+// its row of the expectations table.
+func TestKindsAreInFormat(t *testing.T) {
+	data, err := os.ReadFile("FORMAT.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	for _, k := range stepKinds {
+		want := "\n**" + k.name + "** — "
+		if k.byClient {
+			want = "\n**a client's name** — "
+		}
+		if !strings.Contains(doc, want) {
+			t.Errorf("FORMAT.md has no paragraph %q for the %s step kind", strings.TrimSpace(want), k.name)
+		}
+	}
+	for _, name := range ExpectKinds() {
+		if want := "\n| `" + name + "` |"; !strings.Contains(doc, want) {
+			t.Errorf("FORMAT.md has no row %q for the %s expectation", strings.TrimSpace(want), name)
+		}
 	}
 }
