@@ -9,11 +9,12 @@ import "go.yaml.in/yaml/v3"
 // validate.go, encode.go and schema.go dispatch through the lists below, whose order is
 // the order of hints, of schema.json and of FORMAT.md. What a kind means at run time (a
 // step's compile, an expectation's check) is package harness's, in a file of the same
-// name there; TestKindFiles (here) and harness's TestEveryKindHasItsHarnessFile keep the
-// two sides whole.
+// name there; TestKindFiles, TestKindsAreInFormat (here) and harness's
+// TestEveryKindHasItsHarnessFile keep a kind whole.
 //
-// Adding a kind: its file here, one line in the list below, its harness file, its test
-// and its FORMAT.md entry; then go test ./scenarios -run TestSchemaFile -update.
+// Adding a kind: its file here, one line in the list below (a step kind also needs its
+// field in Step), its harness file, its test and its FORMAT.md entry; then go test
+// ./scenarios -run TestSchemaFile -update-schema.
 
 // expectationKind is one expectation kind. Its object's Name is the kind and its first
 // key the subject (the kind key); the other keys are the assertions it allows, each read,
