@@ -7,8 +7,9 @@ import (
 )
 
 // Schema returns the JSON Schema (draft 2020-12) of the scenario format, generated from
-// the same key tables the decoder checks (spec.go). scenarios/schema.json is this output;
-// TestSchemaFile keeps the file current. Editors pick it up from a first line
+// the same key tables the decoder checks (spec.go and the kinds' files, kinds.go).
+// scenarios/schema.json is this output; TestSchemaFile keeps the file current. Editors
+// pick it up from a first line
 //
 //	# yaml-language-server: $schema=../schema.json
 //

@@ -4,6 +4,8 @@ package scenarios
 // and a one-line description. The decoder checks keys against these tables (so an
 // unknown key is an error with a hint) and schema.go generates schema.json from the same
 // tables, so the two cannot drift apart; TestSchemaFile checks the file is current.
+// This file holds the tables the kinds share (the scenario, clients, Sessions, the step,
+// questions and answers); each kind's own tables are in its file (kinds.go).
 
 // key is one key of an object.
 type key struct {
