@@ -42,33 +42,8 @@ func (r *Result) fail(e *scenarios.Expectation, format string, args ...any) {
 	r.Failures = append(r.Failures, Failure{Pos: e.Pos, Msg: fmt.Sprintf(format, args...)})
 }
 
-func (r *Result) checkHostConfigOnly(s *scenarios.Scenario) {
-	for i := range s.Expect {
-		e := &s.Expect[i]
-		r.Expectations++
-		switch {
-		case e.Kind != scenarios.ExpectHostConfig:
-			r.fail(e, "%s: the host refused its configuration, so the run never started: %v", e.Kind, r.HostConfigErr)
-		case e.Subject == "accepted":
-			r.fail(e, "host-config: expected the host to accept its configuration, but it refused it: %v", r.HostConfigErr)
-		case e.Contains != "" && !strings.Contains(r.HostConfigErr.Error(), e.Contains):
-			r.fail(e, "host-config: refused as expected, but with %q, which does not contain %q", r.HostConfigErr.Error(), e.Contains)
-		}
-	}
-	if len(s.Expect) == 0 {
-		r.Failures = append(r.Failures, Failure{Pos: s.Pos, Msg: "the host refused its configuration: " + r.HostConfigErr.Error() + " (add a host-config: refused expectation if that is what the scenario shows)"})
-	}
-}
-
 func (r *Result) checkExpectations(s *scenarios.Scenario, plan *Plan) {
-	expectsViolation := false
-	for i := range s.Expect {
-		e := &s.Expect[i]
-		if e.Kind == scenarios.ExpectOracle && e.Subject == "violation" {
-			expectsViolation = true
-		}
-	}
-	if r.Verdict != nil && r.Verdict.Status == "violation" && !expectsViolation {
+	if r.Verdict != nil && r.Verdict.Status == "violation" && !expectsViolation(s) {
 		r.Failures = append(r.Failures, Failure{Pos: s.Pos, Msg: "the oracle found a violation:\n" + r.Verdict.Text})
 	}
 	first := FirstSession(s)

@@ -19,3 +19,14 @@ func checkOracle(r *Result, e *scenarios.Expectation, v view, session string, pl
 		r.fail(e, "oracle: %s as expected, but the verdict does not mention %q:\n%s", e.Subject, e.Contains, r.Verdict.Text)
 	}
 }
+
+// expectsViolation reports whether the scenario expects the oracle to find a violation
+// (an oracle: violation expectation), so a violating verdict does not fail the run.
+func expectsViolation(s *scenarios.Scenario) bool {
+	for i := range s.Expect {
+		if e := &s.Expect[i]; e.Kind == scenarios.ExpectOracle && e.Subject == "violation" {
+			return true
+		}
+	}
+	return false
+}
