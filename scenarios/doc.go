@@ -27,8 +27,9 @@
 //     package harness in the file of the same name (harness/step_<kind>.go,
 //     harness/expect_<kind>.go, registered by name), its test and its FORMAT.md entry;
 //     then regenerate schema.json (go test ./scenarios -run TestSchemaFile -update-schema).
-//     TestKindFiles, TestKindsAreInFormat and harness's TestEveryKindHasItsHarnessFile
-//     fail on a kind that is half added.
+//     TestKindFiles, TestKindsAreInFormat, TestGeneratorDrawsEveryKind (the random
+//     scenarios of the round-trip property, gen_test.go) and harness's
+//     TestEveryKindHasItsHarnessFile fail on a kind that is half added.
 //   - Decoding is strict and never panics (a go test -fuzz target): unknown keys, wrong
 //     types, anchors, aliases, tags, duplicate keys, several documents, unknown actors,
 //     clients, Sessions, calls, cards, result ids and requirement ids, steps out of time

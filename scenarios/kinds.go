@@ -9,8 +9,8 @@ import "go.yaml.in/yaml/v3"
 // validate.go, encode.go and schema.go dispatch through the lists below, whose order is
 // the order of hints, of schema.json and of FORMAT.md. What a kind means at run time (a
 // step's compile, an expectation's check) is package harness's, in a file of the same
-// name there; TestKindFiles, TestKindsAreInFormat (here) and harness's
-// TestEveryKindHasItsHarnessFile keep a kind whole.
+// name there; TestKindFiles, TestKindsAreInFormat, TestGeneratorDrawsEveryKind (here)
+// and harness's TestEveryKindHasItsHarnessFile keep a kind whole.
 //
 // Adding a kind: its file here, one line in the list below (a step kind also needs its
 // field in Step), its harness file, its test and its FORMAT.md entry; then go test

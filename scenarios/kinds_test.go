@@ -73,3 +73,30 @@ func TestKindsAreInFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestGeneratorDrawsEveryKind: the random scenarios of the round-trip and schema
+// properties draw every step kind and every expectation kind, so a kind added to the
+// lists without its generator case is not left out of those properties.
+func TestGeneratorDrawsEveryKind(t *testing.T) {
+	steps, expects := map[string]bool{}, map[string]bool{}
+	gen := genScenario()
+	for seed := 0; seed < 300; seed++ {
+		s := gen.Example(seed)
+		for i := range s.Steps {
+			steps[s.Steps[i].Kind()] = true
+		}
+		for _, e := range s.Expect {
+			expects[e.Kind] = true
+		}
+	}
+	for _, name := range StepKinds() {
+		if !steps[name] {
+			t.Errorf("300 generated scenarios have no %s step (gen_test.go)", name)
+		}
+	}
+	for _, name := range ExpectKinds() {
+		if !expects[name] {
+			t.Errorf("300 generated scenarios have no %s expectation (gen_test.go)", name)
+		}
+	}
+}
