@@ -24,6 +24,10 @@
 //     probe after every step at t (other events due at t may still come after it: look
 //     a little after an instant rather than at it). A client that omits reconnect never
 //     redials by itself; write-window 0s is write-through, omitted is the host's default.
+//   - One file per kind, as in scenarios: step_<kind>.go compiles a step kind and
+//     expect_<kind>.go checks an expectation kind, each registered by the kind's name
+//     (registerCompiler, registerCheck); TestEveryKindHasItsHarnessFile checks every kind
+//     scenarios declares has its file here.
 //   - Every Reject record is traced back to its step (same time, actor and input text;
 //     every record of a delivered step input counts, so of two identical steps at one
 //     instant a refusal of the second is the second's).

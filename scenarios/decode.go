@@ -12,8 +12,6 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/twosettle/twosettle/engine/wire"
 )
 
 // MaxFileSize is the largest scenario file Decode reads (and ReadFile reads at all).
@@ -343,32 +341,6 @@ func (d *dec) rawJSON(n *yaml.Node, what string) (string, bool) {
 	return s, ok
 }
 
-// eventJSON reads append's event: a raw JSON object with a type and without seq and
-// time (the host's). Its fields are checked against the protocol's event form when the
-// scenario runs (the codec's rules, at this step's line).
-func (d *dec) eventJSON(n *yaml.Node) (string, bool) {
-	s, ok := d.rawJSON(n, "event")
-	if !ok {
-		return "", false
-	}
-	var o map[string]json.RawMessage
-	if json.Unmarshal([]byte(s), &o) != nil {
-		d.fail(n, `write one JSON object: '{"type":"turn/end","turn":1,"reason":{"kind":"completed"}}'`, "event must be a JSON object")
-		return "", false
-	}
-	if _, ok := o["type"]; !ok {
-		d.fail(n, "name the event type: \"type\":\"tool/result\"", "event has no type")
-		return "", false
-	}
-	for _, k := range []string{"seq", "time"} {
-		if _, ok := o[k]; ok {
-			d.fail(n, "leave "+k+" out: the host appends the event at the end of the log at the step's time", "event gives %s, which is the host's", k)
-			return "", false
-		}
-	}
-	return s, true
-}
-
 func (d *dec) enum(n *yaml.Node, what string, values []string) (string, bool) {
 	s, ok := d.text(n, what)
 	if !ok {
@@ -589,10 +561,16 @@ func (d *dec) scenario(n *yaml.Node) *Scenario {
 		if v.Kind != yaml.SequenceNode {
 			d.fail(v, "write steps as a list of - at: ... items", "steps must be a list, not %s", kindName(v))
 		} else {
+			// Each step is decoded in place in the list (a kind's decoder gets a pointer).
+			s.Steps = make([]Step, 0, len(v.Content))
 			for _, c := range v.Content {
-				if st, ok := d.step(c); ok {
-					s.Steps = append(s.Steps, st)
+				s.Steps = append(s.Steps, Step{})
+				if !d.step(c, &s.Steps[len(s.Steps)-1]) {
+					s.Steps = s.Steps[:len(s.Steps)-1]
 				}
+			}
+			if len(s.Steps) == 0 {
+				s.Steps = nil
 			}
 		}
 	}
@@ -600,10 +578,15 @@ func (d *dec) scenario(n *yaml.Node) *Scenario {
 		if v.Kind != yaml.SequenceNode {
 			d.fail(v, "write expect as a list of - at: ... items", "expect must be a list, not %s", kindName(v))
 		} else {
+			s.Expect = make([]Expectation, 0, len(v.Content))
 			for _, c := range v.Content {
-				if e, ok := d.expectation(c); ok {
-					s.Expect = append(s.Expect, e)
+				s.Expect = append(s.Expect, Expectation{})
+				if !d.expectation(c, &s.Expect[len(s.Expect)-1]) {
+					s.Expect = s.Expect[:len(s.Expect)-1]
 				}
+			}
+			if len(s.Expect) == 0 {
+				s.Expect = nil
 			}
 		}
 	}
@@ -771,14 +754,20 @@ func (d *dec) ppm(n *yaml.Node, what string) (int64, bool) {
 // --- steps ----------------------------------------------------------------------------
 
 func (d *dec) actors() []string {
-	return append([]string{ActorModel, ActorHost, ActorService, ActorNet}, d.clients...)
+	var out []string
+	for _, k := range stepKinds {
+		if k.hinted {
+			out = append(out, k.name)
+		}
+	}
+	return append(out, d.clients...)
 }
 
-func (d *dec) step(n *yaml.Node) (Step, bool) {
-	st := Step{Pos: d.pos(n)}
+func (d *dec) step(n *yaml.Node, st *Step) bool {
+	*st = Step{Pos: d.pos(n)}
 	es, ok := d.mapping(n, "a step")
 	if !ok && es == nil {
-		return st, false
+		return false
 	}
 	isClient := func(k string) bool {
 		for _, c := range d.clients {
@@ -803,7 +792,7 @@ func (d *dec) step(n *yaml.Node) (Step, bool) {
 			if st.Refused == "" {
 				d.fail(e.v, "write a part of the expected error, like submission is disabled", "refused: needs the text of the expected error")
 			}
-		case k == ActorModel || k == ActorHost || k == ActorService || k == ActorNet || k == ActorInject || isClient(k):
+		case stepKindNamed(k) != nil || isClient(k):
 			if actor != nil {
 				d.fail(e.k, "split it into two steps at the same time", "a step has one actor; this one has %s and %s", actor.k.Value, k)
 				ok = false
@@ -834,29 +823,14 @@ func (d *dec) step(n *yaml.Node) (Step, bool) {
 		if ok {
 			d.fail(n, "add one actor: "+strings.Join(d.actors(), ", "), "a step needs an actor")
 		}
-		return st, false
+		return false
 	}
-	switch a := actor.k.Value; a {
-	case ActorModel:
-		m, k := d.model(actor.v)
-		st.Model, ok = m, ok && k
-	case ActorHost:
-		h, k := d.host(actor.v)
-		st.Host, ok = h, ok && k
-	case ActorService:
-		s, k := d.service(actor.v)
-		st.Service, ok = s, ok && k
-	case ActorNet:
-		x, k := d.net(actor.v)
-		st.Net, ok = x, ok && k
-	case ActorInject:
-		x, k := d.inject(actor.v)
-		st.Inject, ok = x, ok && k
-	default:
-		u, k := d.user(actor.v)
-		st.Client, st.User, ok = a, u, ok && k
+	kind := stepKindNamed(actor.k.Value)
+	if kind == nil {
+		kind = byClientKind()
 	}
-	return st, ok
+	ok = kind.decode(d, st, actor.k.Value, actor.v) && ok
+	return ok
 }
 
 func (d *dec) word(n *yaml.Node, what string, words []string) (string, bool) {
@@ -867,146 +841,6 @@ func (d *dec) word(n *yaml.Node, what string, words []string) (string, bool) {
 	}
 	d.fail(n, oneOf(n.Value, words)+", or a mapping", "unknown %s %q", what, n.Value)
 	return "", false
-}
-
-func (d *dec) model(n *yaml.Node) (*ModelAction, bool) {
-	if n.Kind == yaml.ScalarNode {
-		w, ok := d.word(n, "model action", modelWords)
-		if !ok {
-			return nil, false
-		}
-		return &ModelAction{Kind: w}, true
-	}
-	o, ok := d.verb(n, modelObjects, "the model action")
-	if !ok {
-		return nil, false
-	}
-	f, ok := d.fields(n, o, "the model's "+verbOf(o))
-	if f == nil {
-		return nil, false
-	}
-	m := &ModelAction{}
-	if v := f["call"]; v != nil {
-		var k bool
-		m.Call, k = d.ident(v, "call")
-		ok = ok && k
-	}
-	switch o {
-	case modelHeaderObject:
-		m.Kind = ModelHeader
-		m.Tools, _ = d.raw(f["header"], "header")
-	case modelAskObject:
-		m.Kind = ModelAsk
-		m.Questions, m.Args, ok = d.questionsOrRaw(f["ask"], "ask", ok)
-		if v := f["timeout"]; v != nil {
-			if m.Args != "" {
-				d.fail(v, "put the timeout inside the raw arguments", "timeout goes with questions, not with raw arguments")
-				ok = false
-			}
-			var k bool
-			m.Timeout, k = d.jsonNum(v, "timeout")
-			ok = ok && k
-		}
-	case modelRunObject:
-		m.Kind = ModelRun
-		v := f["run"]
-		switch {
-		case v.Kind == yaml.ScalarNode && v.ShortTag() == "!!str":
-			m.Args = v.Value
-		case v.Kind == yaml.SequenceNode:
-			for _, c := range v.Content {
-				sc, k := d.subCall(c)
-				ok = ok && k
-				if k {
-					m.Calls = append(m.Calls, sc)
-				}
-			}
-		default:
-			d.fail(v, "write the sub-calls as a list (- ask: [...], - sleep: 2s, - tool: name), or the raw arguments as a string", "run must be a list of sub-calls, not %s", kindName(v))
-			ok = false
-		}
-	case modelSleepObject:
-		m.Kind = ModelSleep
-		var k bool
-		m.For, k = d.duration(f["sleep"], "sleep", false)
-		ok = ok && k
-	case modelToolObject:
-		m.Kind = ModelTool
-		var k bool
-		m.Name, k = d.tool(f["tool"])
-		ok = ok && k
-		if v := f["args"]; v != nil {
-			m.Args, k = d.raw(v, "args")
-			ok = ok && k
-		}
-	case modelPromptObject:
-		m.Kind = ModelPrompt
-		m.Text, _ = d.text(f["prompt"], "prompt")
-		if v := f["source"]; v != nil {
-			var k bool
-			m.Source, k = d.messageSource(v)
-			ok = ok && k
-		}
-	case modelSteerObject:
-		m.Kind = ModelSteer
-		m.Text, _ = d.text(f["steer"], "steer")
-		if v := f["source"]; v != nil {
-			var k bool
-			m.Source, k = d.messageSource(v)
-			ok = ok && k
-		}
-	case modelCancelObject:
-		m.Kind = ModelCancel
-		if _, k := d.enum(f["cancel"], "cancel option", []string{"keep-inbox"}); k {
-			m.KeepInbox = true
-		} else {
-			ok = false
-		}
-	}
-	return m, ok
-}
-
-// messageSource reads a prompt's or steer's source {kind, call?, outcome?}.
-func (d *dec) messageSource(n *yaml.Node) (MessageSource, bool) {
-	var src MessageSource
-	f, ok := d.fields(n, messageSourceObject, "the message source")
-	if f == nil {
-		return src, false
-	}
-	for _, x := range []struct {
-		key string
-		dst *string
-	}{{"kind", &src.Kind}, {"call", &src.Call}, {"outcome", &src.Outcome}} {
-		if v := f[x.key]; v != nil {
-			var k bool
-			*x.dst, k = d.text(v, x.key)
-			ok = ok && k
-		}
-	}
-	if ok && src.Kind == "" {
-		d.fail(f["kind"], "write the source kind, e.g. kind: user-question-reply", "the source kind cannot be empty")
-		ok = false
-	}
-	return src, ok
-}
-
-func (d *dec) tool(n *yaml.Node) (string, bool) {
-	name, ok := d.ident(n, "tool")
-	if !ok {
-		return "", false
-	}
-	switch name {
-	case ToolAsk:
-		d.fail(n, "write ask: [questions], or ask: 'raw arguments'", "ask_user_question has its own action")
-		return "", false
-	case ToolRun:
-		d.fail(n, "write run: [sub-calls], or run: 'raw arguments'", "run_code has its own action")
-		return "", false
-	case ToolSleep:
-		d.fail(n, "write sleep: 2s", "sleep has its own action")
-		return "", false
-	}
-	return name, true
 }
 
 func (d *dec) questionsOrRaw(n *yaml.Node, what string, ok bool) ([]Question, string, bool) {
@@ -1089,219 +923,6 @@ func (d *dec) question(n *yaml.Node) (Question, bool) {
 	return q, ok
 }
 
-func (d *dec) subCall(n *yaml.Node) (SubCall, bool) {
-	sc := SubCall{Pos: d.pos(n)}
-	o, ok := d.verb(n, subObjects, "a sub-call")
-	if !ok {
-		return sc, false
-	}
-	f, ok := d.fields(n, o, "a sub-call")
-	if f == nil {
-		return sc, false
-	}
-	var k bool
-	switch o {
-	case subAskObject:
-		sc.Kind = SubAsk
-		sc.Questions, sc.Args, ok = d.questionsOrRaw(f["ask"], "ask", ok)
-		if v := f["timeout"]; v != nil {
-			if sc.Args != "" {
-				d.fail(v, "put the timeout inside the raw arguments", "timeout goes with questions, not with raw arguments")
-				ok = false
-			}
-			sc.Timeout, k = d.jsonNum(v, "timeout")
-			ok = ok && k
-		}
-	case subSleepObject:
-		sc.Kind = SubSleep
-		sc.For, k = d.duration(f["sleep"], "sleep", false)
-		ok = ok && k
-	case subToolObject:
-		sc.Kind = SubTool
-		sc.Name, k = d.tool(f["tool"])
-		ok = ok && k
-		if v := f["args"]; v != nil {
-			sc.Args, k = d.rawJSON(v, "args")
-			ok = ok && k
-		}
-	}
-	return sc, ok
-}
-
-func (d *dec) host(n *yaml.Node) (*HostAction, bool) {
-	if n.Kind == yaml.ScalarNode {
-		w, ok := d.word(n, "host action", hostWords)
-		if !ok {
-			return nil, false
-		}
-		h := &HostAction{Kind: w}
-		if w == HostCrash {
-			h.Point = "now"
-		}
-		return h, true
-	}
-	o, ok := d.verb(n, hostObjects, "the host action")
-	if !ok {
-		return nil, false
-	}
-	f, ok := d.fields(n, o, "the host's "+verbOf(o))
-	if f == nil {
-		return nil, false
-	}
-	h := &HostAction{}
-	var k bool
-	switch o {
-	case hostCrashObject:
-		h.Kind = HostCrash
-		h.Point, k = d.enum(f["crash"], "crash point", CrashPoints)
-		ok = ok && k
-		if v := f["effects"]; v != nil {
-			var e int64
-			e, k = d.uinteger(v, "effects")
-			h.Effects = int(e)
-			ok = ok && k
-		}
-	case hostOpenObject:
-		h.Kind = HostOpen
-		h.Session, k = d.ident(f["open"], "open")
-		ok = ok && k
-		if v := f["owner"]; v != nil {
-			h.Owner, k = d.ident(v, "owner")
-			ok = ok && k
-		}
-		if v := f["fork"]; v != nil {
-			h.Fork, k = d.ident(v, "fork")
-			ok = ok && k
-		}
-		h.Through = -1
-		if v := f["through"]; v != nil {
-			var t int64
-			t, k = d.integer(v, "through")
-			h.Through = int(t)
-			ok = ok && k
-		}
-	case hostCloseObject:
-		h.Kind = HostClose
-		h.Session, k = d.ident(f["close"], "close")
-		ok = ok && k
-	case hostFailInboxWriteObject:
-		h.Kind = HostFailInboxWrite
-		h.Session, k = d.ident(f[HostFailInboxWrite], HostFailInboxWrite)
-		ok = ok && k
-	case hostStallObject:
-		h.Kind = HostStall
-		h.For, k = d.duration(f[HostStall], HostStall, false)
-		ok = ok && k
-	case hostClaimReplyObject:
-		h.Kind = HostClaimReply
-		h.Session, k = d.ident(f[HostClaimReply], HostClaimReply)
-		ok = ok && k
-		if v := f["call"]; v != nil {
-			h.Call, k = d.ident(v, "call")
-			ok = ok && k
-		}
-		if v := f["turn"]; v != nil {
-			var t int64
-			t, k = d.integer(v, "turn")
-			h.Turn = int(t)
-			ok = ok && k
-		}
-	case hostAppendObject:
-		h.Kind = HostAppend
-		h.Session, k = d.ident(f[HostAppend], HostAppend)
-		ok = ok && k
-		if v := f["event"]; v != nil {
-			h.Event, k = d.eventJSON(v)
-			ok = ok && k
-		}
-	}
-	return h, ok
-}
-
-func (d *dec) service(n *yaml.Node) (*ServiceCall, bool) {
-	o, ok := d.verb(n, serviceObjects, "the service call")
-	if !ok {
-		return nil, false
-	}
-	f, ok := d.fields(n, o, "the service's "+verbOf(o))
-	if f == nil {
-		return nil, false
-	}
-	c := &ServiceCall{}
-	var k bool
-	if v := f["id"]; v != nil {
-		c.ID, k = d.ident(v, "id")
-		ok = ok && k
-	}
-	if v := f["agent"]; v != nil {
-		c.Agent, k = d.enum(v, "agent", agents)
-		ok = ok && k
-	}
-	rawBody := func(v *yaml.Node) bool {
-		if v.Kind == yaml.ScalarNode && v.ShortTag() == "!!str" {
-			c.Body, k = d.rawJSON(v, "the raw body")
-			ok = ok && k
-			return true
-		}
-		return false
-	}
-	switch o {
-	case serviceAskObject:
-		c.Kind = ServiceAsk
-		if !rawBody(f["ask"]) {
-			c.Questions, _, k = d.questionsOrRaw(f["ask"], "ask", true)
-			ok = ok && k
-		}
-		if v := f["wait"]; v != nil {
-			c.Call, k = d.ident(v, "wait")
-			ok = ok && k
-		}
-		if v := f["timed"]; v != nil {
-			c.Timed, k = d.boolean(v, "timed")
-			ok = ok && k
-		}
-	case serviceAskTimedObject:
-		c.Kind = ServiceAskTimed
-		if !rawBody(f["ask-timed"]) {
-			c.Questions, _, k = d.questionsOrRaw(f["ask-timed"], "ask-timed", true)
-			ok = ok && k
-		}
-		if v := f["call"]; v != nil {
-			c.Call, k = d.ident(v, "call")
-			ok = ok && k
-		}
-		if v := f["timeout"]; v != nil {
-			var t Duration
-			t, k = d.duration(v, "timeout", true)
-			c.Timeout = &t
-			ok = ok && k
-		}
-	case serviceAnswerObject:
-		c.Kind = ServiceAnswer
-		if !rawBody(f["answer"]) {
-			c.Answers, k = d.answers(f["answer"])
-			ok = ok && k
-		}
-		if v := f["call"]; v != nil {
-			c.Call, k = d.ident(v, "call")
-			ok = ok && k
-		}
-	}
-	if v := f["aborted"]; v != nil {
-		c.Aborted, k = d.boolean(v, "aborted")
-		ok = ok && k
-	}
-	if c.Body != "" {
-		for _, key := range []string{"wait", "timed", "call", "timeout", "aborted"} {
-			if v := f[key]; v != nil {
-				d.fail(v, "put it inside the raw body", "%s goes with structured fields, not with a raw body", key)
-				ok = false
-			}
-		}
-	}
-	return c, ok
-}
-
 // answers reads a batch written as question id: answer, in order. An answer is a label,
 // a list of labels ([] is a skip), or {selected: [...], custom: text}.
 func (d *dec) answers(n *yaml.Node) ([]AnswerItem, bool) {
@@ -1342,129 +963,13 @@ func (d *dec) answers(n *yaml.Node) ([]AnswerItem, bool) {
 	return out, ok
 }
 
-func (d *dec) net(n *yaml.Node) (*NetAction, bool) {
-	o, ok := d.verb(n, netObjects, "the net action")
-	if !ok {
-		return nil, false
-	}
-	f, ok := d.fields(n, o, "the net's "+verbOf(o))
-	if f == nil {
-		return nil, false
-	}
-	a := &NetAction{Kind: verbOf(o)}
-	var k bool
-	a.Client, k = d.ident(f[a.Kind], a.Kind)
-	ok = ok && k
-	if v := f["for"]; v != nil {
-		a.For, k = d.duration(v, "for", false)
-		ok = ok && k
-	}
-	if v := f["by"]; v != nil {
-		a.By, k = d.duration(v, "by", false)
-		ok = ok && k
-	}
-	return a, ok
-}
-
-func (d *dec) inject(n *yaml.Node) (*Inject, bool) {
-	f, ok := d.fields(n, injectObject, "the injected outcome")
-	if f == nil {
-		return nil, false
-	}
-	x := &Inject{}
-	var k bool
-	if v := f["client"]; v != nil {
-		x.Client, k = d.ident(v, "client")
-		ok = ok && k
-	}
-	if v := f["event"]; v != nil {
-		x.Event, k = d.ident(v, "event")
-		ok = ok && k
-	}
-	if v := f["gen"]; v != nil {
-		var g int64
-		g, k = d.uinteger(v, "gen")
-		x.Gen = int(g)
-		ok = ok && k
-	}
-	if v := f["next"]; v != nil {
-		x.Next = d.isTrue(v, "next")
-		ok = ok && x.Next
-	}
-	if v := f["answer"]; v != nil {
-		x.Answers, k = d.answers(v)
-		x.HasAns = true
-		ok = ok && k
-	}
-	if v := f["rejected"]; v != nil {
-		x.Rejected, k = d.text(v, "rejected")
-		ok = ok && k
-	}
-	if v := f["attach"]; v != nil {
-		x.Attach, k = d.ident(v, "attach")
-		ok = ok && k
-	}
-	return x, ok
-}
-
-func (d *dec) user(n *yaml.Node) (*UserAction, bool) {
-	if n.Kind == yaml.ScalarNode {
-		w, ok := d.word(n, "user action", append(append([]string(nil), userCardVerbs...), userWords...))
-		if !ok {
-			return nil, false
-		}
-		return &UserAction{Kind: w}, true
-	}
-	o, ok := d.verb(n, userObjects, "the user action")
-	if !ok {
-		return nil, false
-	}
-	f, ok := d.fields(n, o, "the user's "+verbOf(o))
-	if f == nil {
-		return nil, false
-	}
-	u := &UserAction{Kind: verbOf(o)}
-	var k bool
-	switch o {
-	case userChooseObject:
-		u.Label, k = d.text(f["choose"], "choose")
-		ok = ok && k
-	case userTypeObject:
-		u.Text, k = d.text(f["type"], "type")
-		ok = ok && k
-	case userClockObject:
-		u.By, k = d.duration(f["clock"], "clock", true)
-		ok = ok && k
-	case userDriftObject:
-		u.PPM, k = d.ppm(f["drift"], "drift")
-		ok = ok && k
-	case userInputObject:
-		u.Input, k = d.clientInput(f["input"])
-		ok = ok && k
-	default:
-		if v := f[u.Kind]; !isNull(v) {
-			u.Card, k = d.ident(v, "the card")
-			ok = ok && k
-		}
-	}
-	if v := f["card"]; v != nil {
-		u.Card, k = d.ident(v, "card")
-		ok = ok && k
-	}
-	if v := f["q"]; v != nil {
-		u.Question, k = d.text(v, "q")
-		ok = ok && k
-	}
-	return u, ok
-}
-
 // --- expectations ---------------------------------------------------------------------
 
-func (d *dec) expectation(n *yaml.Node) (Expectation, bool) {
-	e := Expectation{Pos: d.pos(n)}
+func (d *dec) expectation(n *yaml.Node, e *Expectation) bool {
+	*e = Expectation{Pos: d.pos(n)}
 	es, ok := d.mapping(n, "an expectation")
 	if !ok && es == nil {
-		return e, false
+		return false
 	}
 	var kinds []string
 	for _, x := range es {
@@ -1485,17 +990,17 @@ func (d *dec) expectation(n *yaml.Node) (Expectation, bool) {
 			}
 		}
 		d.fail(n, hint, "the expectation does not say what it checks")
-		return e, false
+		return false
 	case 1:
 	default:
 		d.fail(n, "write one check per item, at the same time", "one expectation checks %s", strings.Join(kinds, " and "))
-		return e, false
+		return false
 	}
 	o := expectKind(kinds[0])
 	full := &object{Name: o.Name, Keys: append(append([]key(nil), expectCommon...), o.Keys...)}
 	f, ok := d.fields(n, full, "the "+o.Name+" expectation")
 	if f == nil {
-		return e, false
+		return false
 	}
 	e.Kind = o.Name
 	var k bool
@@ -1507,160 +1012,18 @@ func (d *dec) expectation(n *yaml.Node) (Expectation, bool) {
 			ok = ok && k
 		}
 	}
-	subject := f[o.Name]
-	switch o.Keys[0].Type {
-	case "ident":
-		e.Subject, k = d.ident(subject, o.Name)
-	case "#verdict":
-		e.Subject, k = d.enum(subject, "verdict", []string{"ok", "violation", "unknown"})
-	case "#config-outcome":
-		e.Subject, k = d.enum(subject, "host-config outcome", []string{"accepted", "refused"})
-	default:
-		e.Subject, k = d.text(subject, o.Name)
-	}
+	e.Subject, k = o.readSubject(d, f[o.Name])
 	ok = ok && k
 	for _, x := range es {
 		name, v := x.k.Value, x.v
 		if name == "at" || name == o.Name || !full.has(name) {
 			continue
 		}
-		k = true
-		switch name {
-		case "session":
-			e.Session, k = d.ident(v, name)
-		case "client":
-			e.Client, k = d.ident(v, name)
-		case "pending":
-			e.Pending = d.isTrue(v, name)
-			k = e.Pending
-		case "none":
-			e.None = d.isTrue(v, name)
-			k = e.None
-		case "answers":
-			e.Answers, k = d.answers(v)
-			e.HasAns = true
-		case "error":
-			e.Error, k = d.text(v, name)
-		case "value":
-			e.Value, k = d.rawJSON(v, name)
-		case "text":
-			e.Text, k = d.text(v, name)
-		case "contains":
-			e.Contains, k = d.text(v, name)
-		case "time":
-			var t Duration
-			t, k = d.duration(v, name, false)
-			e.Time = &t
-		case "deadline":
-			var t Duration
-			t, k = d.duration(v, name, false)
-			e.Deadline = &t
-		case "count", "claims", "gen":
-			var c int64
-			c, k = d.uinteger(v, name)
-			ci := int(c)
-			switch name {
-			case "count":
-				e.Count = &ci
-			case "claims":
-				e.Claims = &ci
-			default:
-				e.Gen = &ci
-			}
-		case "timer":
-			if v.Kind == yaml.ScalarNode && v.Value == "none" {
-				e.Timer = "none"
-			} else {
-				var t Duration
-				t, k = d.duration(v, name, false)
-				e.Timer = t.String()
-			}
-		case "message":
-			e.Message, k = d.text(v, name)
-		case "outcome":
-			e.Outcome, k = d.text(v, name)
-		case "expanded":
-			var b bool
-			b, k = d.boolean(v, name)
-			e.Expanded = &b
-		case "claimed", "live", "root", "shown", "closed", "busy", "connected":
-			b, k2 := d.boolean(v, name)
-			k = k2
-			switch name {
-			case "claimed":
-				e.Claimed = &b
-			case "live":
-				e.Live = &b
-			case "root":
-				e.Root = &b
-			case "shown":
-				e.Shown = &b
-			case "closed":
-				e.Closed = &b
-			case "busy":
-				e.Busy = &b
-			default:
-				e.Connected = &b
-			}
-		case "phase":
-			e.Phase, k = d.enum(v, name, phases)
-		case "state":
-			if o.Name == ExpectRow {
-				e.State, k = d.enum(v, "row state", rowStates)
-			} else {
-				e.State, k = d.enum(v, "card state", cardStates)
-			}
-		case "wait":
-			e.Wait, k = d.enum(v, "wait state", waitStates)
-		case "channel":
-			e.Channel, k = d.enum(v, name, channels)
-		case "countdown":
-			e.Countdown, k = d.countdown(v)
-		case "hint":
-			e.Hint, k = d.text(v, name)
-		case "seat":
-			var b bool
-			b, k = d.boolean(v, name)
-			e.Seat = &b
-		case "focus":
-			var b bool
-			b, k = d.boolean(v, name)
-			e.Focus = &b
-		case "kind":
-			e.CardKind, k = d.enum(v, "card kind", cardKinds)
-		case "composer":
-			e.Draft, k = d.text(v, name)
-		case "summary":
-			e.Summary, k = d.text(v, name)
-		case "action":
-			var a string
-			a, k = d.text(v, name)
-			if a == "none" {
-				a = ""
-			}
-			e.Action = &a
-		case "lines":
-			e.Lines, k = d.texts(v, name)
-			if e.Lines == nil {
-				e.Lines = []string{}
-			}
-		case "raw":
-			var r string
-			r, k = d.text(v, name)
-			e.Raw = &r
-		case "call":
-			e.ViewCall, k = d.ident(v, name)
-		case "questions":
-			if v.Kind != yaml.SequenceNode {
-				d.fail(v, "write the questions as a list: [{id: pkg, question: Which, options: [npm, bun]}]", "questions must be a list of questions, not %s", kindName(v))
-				k = false
-				break
-			}
-			e.ViewQuestions, _, k = d.questionsOrRaw(v, name, true)
+		if a := assertionKeyIndex[name]; a != nil {
+			ok = a.decode(d, v, e, o) && ok
 		}
-		ok = ok && k
 	}
-	return e, ok
+	return ok
 }
 
 // countdown reads "3s running", "2.5s paused" or "none" into its canonical form.
@@ -1788,18 +1151,4 @@ func unclosed(data []byte) (int, int, bool) {
 		return o.line, o.col, true
 	}
 	return last, 1, false
-}
-
-// clientInput reads an input step's raw client input and checks it with the protocol's
-// codec, so a bad one is reported at its file:line:col.
-func (d *dec) clientInput(n *yaml.Node) (string, bool) {
-	s, ok := d.raw(n, "input")
-	if !ok {
-		return "", false
-	}
-	if _, err := wire.DecodeClientInput([]byte(s)); err != nil {
-		d.fail(n, "write a client input of docs/PROTOCOL.md (Clients), e.g. '{\"kind\":\"tick\"}'", "input is not a client input: %v", err)
-		return "", false
-	}
-	return s, true
 }

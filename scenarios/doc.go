@@ -7,11 +7,29 @@
 //	schema := scenarios.Schema()                // schema.json, generated from the key tables
 //
 // Contract:
-//   - The vocabulary is data (spec.go): each object's keys with their types and a line of
+//   - The vocabulary is data: each object's keys with their types and a line of
 //     documentation. The decoder checks keys against those tables and schema.json is
 //     generated from them; tests check the file is current, that random valid scenarios
 //     validate under the schema, and that shape errors the decoder reports the schema
 //     reports too.
+//   - One file per kind. Each step kind (an actor: step_model.go, step_host.go,
+//     step_service.go, step_net.go, step_user.go, step_inject.go) and each expectation
+//     kind (expect_<kind>.go, dashes as underscores: expect_card.go, expect_tool_result.go,
+//     ...) is declared once, in its file: its keys (the table entry), its decoding, its
+//     validation and its encoding. kinds.go lists the kinds in the format's order (of
+//     hints, schema.json and FORMAT.md) and the generic loops of decode.go, validate.go,
+//     encode.go and schema.go dispatch through those lists; the assertion keys the
+//     expectation kinds share (pending, count, state, ...) are one table, assertions.go.
+//     What is not a kind is shared: the scenario, clients and Sessions, the step itself,
+//     questions and answers (scenario.go, spec.go), the scalar readers (decode.go).
+//   - Adding a kind: its file here (a stepKind or an expectationKind), one line in the
+//     list in kinds.go (and, for a step kind, its field in Step), its compile or check in
+//     package harness in the file of the same name (harness/step_<kind>.go,
+//     harness/expect_<kind>.go, registered by name), its test and its FORMAT.md entry;
+//     then regenerate schema.json (go test ./scenarios -run TestSchemaFile -update-schema).
+//     TestKindFiles, TestKindsAreInFormat, TestGeneratorDrawsEveryKind (the random
+//     scenarios of the round-trip property, gen_test.go) and harness's
+//     TestEveryKindHasItsHarnessFile fail on a kind that is half added.
 //   - Decoding is strict and never panics (a go test -fuzz target): unknown keys, wrong
 //     types, anchors, aliases, tags, duplicate keys, several documents, unknown actors,
 //     clients, Sessions, calls, cards, result ids and requirement ids, steps out of time

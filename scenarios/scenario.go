@@ -110,125 +110,21 @@ type Step struct {
 	Pos Pos
 }
 
+// Kind names the step's kind (StepKinds): its actor, or "user" for a client's user; ""
+// for a step with no actor.
+func (s *Step) Kind() string {
+	if k := stepKindOf(s); k != nil {
+		return k.name
+	}
+	return ""
+}
+
 // Actor names the step's actor: "model", "host", "service", "net" or the client's name.
-func (s Step) Actor() string {
-	switch {
-	case s.Model != nil:
-		return ActorModel
-	case s.Host != nil:
-		return ActorHost
-	case s.Service != nil:
-		return ActorService
-	case s.Net != nil:
-		return ActorNet
-	case s.Inject != nil:
-		return ActorInject
+func (s *Step) Actor() string {
+	if k := stepKindOf(s); k != nil && !k.byClient {
+		return k.name
 	}
 	return s.Client
-}
-
-// Actor keys of a step.
-const (
-	ActorModel   = "model"
-	ActorHost    = "host"
-	ActorService = "service"
-	ActorNet     = "net"
-	ActorInject  = "inject"
-)
-
-// Inject is one $events/result a client sends for a delivery: next, an answer batch, or a
-// rejection "Name: message" / "Name/CODE: message"; or a claim stream it opens (Attach).
-type Inject struct {
-	Client   string
-	Gen      int // the connection generation (0: 1)
-	Event    string
-	Next     bool
-	Answers  []AnswerItem
-	HasAns   bool
-	Rejected string
-	// Attach, instead of an outcome: the client opens a claim stream (attach-wait) for
-	// this call in generation Gen, with no event (a claim from a generation that is gone
-	// is already aborted when it attaches).
-	Attach string
-}
-
-// Model action kinds.
-const (
-	ModelHeader  = "header"   // the model requests a header (the host's tool schemas, or Tools)
-	ModelAsk     = "ask"      // call ask_user_question
-	ModelRun     = "run"      // call run_code with sub-calls
-	ModelSleep   = "sleep"    // call the sleep tool, which takes For of virtual time
-	ModelTool    = "tool"     // call any other (instant) tool
-	ModelEndStep = "end-step" // end the open step
-	ModelEndTurn = "end-turn" // end the open step and the turn (final)
-	ModelCancel  = "cancel"   // the turn is cancelled (reason user)
-	ModelPrompt  = "prompt"   // a user message for the next turn
-	ModelSteer   = "steer"    // a user message for the next step
-)
-
-// Tool names the reference host knows.
-const (
-	ToolAsk   = "ask_user_question"
-	ToolRun   = "run_code"
-	ToolSleep = "sleep"
-)
-
-// ModelAction is what the model actor does (and, for prompt, steer and cancel, what the
-// person at the host does; they reach the agent the same way).
-type ModelAction struct {
-	Kind string
-	// Call is the call id of ask, run, sleep and tool.
-	Call string
-	// Tools is the raw JSON of a header's tools; "" is the host's registered schemas.
-	Tools string
-	// Ask: the questions and the model's timeout argument as raw JSON ("" leaves it out).
-	Questions []Question
-	Timeout   string
-	// Calls are the sub-calls of run, run in order with ids "<call>:ptc:<n>".
-	Calls []SubCall
-	// Args is the raw argument string: of a tool call, or of an ask or run written raw
-	// (then Questions, Timeout and Calls are unused), so malformed arguments can be written
-	// as the model would send them.
-	Args string
-	// For is how long a sleep takes.
-	For Duration
-	// Name is the tool name of a tool call ("" Args means {}).
-	Name string
-	// Text is the message of prompt and steer.
-	Text string
-	// Source is the recorded source of a prompt's or steer's message; the zero value is the
-	// user's own message. Set, it models input from another producer or from history.
-	Source MessageSource
-	// KeepInbox: cancel keeps the inbox (otherwise each queued message is discarded).
-	KeepInbox bool
-}
-
-// MessageSource is a message's source as another producer or an older host recorded it
-// (session.Source): kind user-question-reply with call and outcome answered is a late
-// reply (NODE-1), whatever its text.
-type MessageSource struct {
-	Kind    string
-	Call    string // "" left out
-	Outcome string // "" left out
-}
-
-// Sub-call kinds inside run.
-const (
-	SubAsk   = "ask"
-	SubSleep = "sleep"
-	SubTool  = "tool"
-)
-
-// SubCall is one call a run_code program makes: the same kinds as a model call (ask,
-// sleep, tool) without a call id.
-type SubCall struct {
-	Kind      string
-	Questions []Question
-	Timeout   string
-	Args      string
-	For       Duration
-	Name      string
-	Pos       Pos
 }
 
 // Question is one question of a batch as a scenario writes it.
@@ -249,91 +145,6 @@ type Option struct {
 	Description string // "" left out
 }
 
-// Host action kinds.
-const (
-	HostRestart = "restart" // an orderly cold restart between commands (AGENT-2)
-	HostCrash   = "crash"   // a crash at a named point, then a cold restart (AGENT-6)
-	HostOpen    = "open"    // open a Session (a root, a child, or a fork)
-	HostClose   = "close"   // dispose a Session's live agent; its log stays
-	// HostFailInboxWrite: a storage fault, the Session's next inbox write fails (LATE-5).
-	HostFailInboxWrite = "fail-inbox-write"
-	// HostAppend: a Session event written by hand (wire.AppendEvent): the log, the
-	// projection and the reservations see it; the agent's live state does not change.
-	HostAppend = "append"
-	// HostClaimReply: the service is told the reply queued for Call was claimed into
-	// Turn (wire.ClaimReply), without the claim itself.
-	HostClaimReply = "claim-reply"
-	// HostStall: the host's timers do not fire for For (its clock jumped past them, or
-	// its event loop was blocked): what comes due fires at its next command or when the
-	// stall ends. A harness fault like crash.
-	HostStall = "stall"
-)
-
-// Crash points (see sim.Point*). "now" crashes between commands at the step's time.
-var CrashPoints = []string{
-	"now", "before-ptc-dispatch", "after-ptc-dispatch", "before-answer-ack",
-	"after-answer-ack", "between-claim-admit", "inside-write-window", "after-effect",
-}
-
-// HostAction acts on the host as a whole.
-type HostAction struct {
-	Kind string
-	// Point is where a crash lands; Effects how many effects survive at after-effect.
-	Point   string
-	Effects int
-	// Open, Close: the Session; Owner makes it a child; Fork/Through make it a fork.
-	Session string
-	Owner   string
-	Fork    string
-	Through int
-	// Event is append's event: the JSON object of the protocol's event form
-	// (docs/protocol/event.schema.json) without seq and time, which are the host's.
-	Event string
-	// ClaimReply: the call whose queued reply is claimed, and the turn.
-	Call string
-	Turn int
-	// Stall: how long the host's timers do not fire.
-	For Duration
-}
-
-// Service call kinds: the harness calls the question service directly, not through the
-// model tool (the service contract: ASK, CALLER, LATE).
-const (
-	ServiceAsk      = "ask"
-	ServiceAskTimed = "ask-timed"
-	ServiceAnswer   = "answer"
-)
-
-// Agent selectors of a service call.
-const (
-	AgentLive  = "live"
-	AgentStale = "stale"
-	AgentNone  = "none"
-)
-
-// ServiceCall is one direct call to the question service. ID names its result for
-// expectations ("" gets d1, d2, ... in step order).
-type ServiceCall struct {
-	Kind string
-	ID   string
-	// Agent selects the caller: live ("" too), stale or none.
-	Agent     string
-	Questions []Question // ask, ask-timed
-	// Call: ask-timed and answer: the call id; ask: the wait's call id ("" no wait).
-	Call string
-	// Timed: ask with a timed wait {callId, timed: true}.
-	Timed bool
-	// Timeout: ask-timed's timeout in ms; nil: 120s.
-	Timeout *Duration
-	// Aborted: the request's signal is already aborted.
-	Aborted bool
-	// Answers: answer's batch.
-	Answers []AnswerItem
-	// Body is the raw JSON body; when set it replaces Questions, Call, Timed, Timeout,
-	// Aborted and Answers, so malformed requests can be written as they are.
-	Body string
-}
-
 // AnswerItem is the answer to one question: selected labels and an optional custom text.
 // An item with neither is a skip.
 type AnswerItem struct {
@@ -342,94 +153,7 @@ type AnswerItem struct {
 	Custom   *string
 }
 
-// Net action kinds (see sim.Net*).
-const (
-	NetDisconnect = "disconnect"
-	NetReconnect  = "reconnect"
-	NetPartition  = "partition"
-	NetDelay      = "delay"
-	NetLose       = "lose"
-)
-
-// NetAction acts on one client's links.
-type NetAction struct {
-	Kind   string
-	Client string
-	// For is how long a partition lasts; By how much a delay adds.
-	For Duration
-	By  Duration
-}
-
-// User action kinds: the wire.Act* kinds, plus what happens to the client as a whole.
-const (
-	UserFocus       = "focus"
-	UserBlur        = "blur"
-	UserType        = "type"
-	UserChoose      = "choose"
-	UserSkip        = "skip"
-	UserNext        = "next"
-	UserPrev        = "prev"
-	UserTakeTime    = "take-time"
-	UserSubmit      = "submit"
-	UserHide        = "hide"
-	UserClose       = "close"
-	UserReopen      = "reopen"
-	UserDiscard     = "discard"
-	UserWindowBlur  = "window-blur"
-	UserWindowFocus = "window-focus"
-	UserDelegate    = "delegate"   // the UI hands the card's request on (CLAIM-4)
-	UserTeardown    = "teardown"   // the questions UI plugin is torn down (CARD-12)
-	UserContinue    = "continue"   // the guarded Continue: the primary button or Enter
-	UserToggleRow   = "toggle-row" // the tool row's own expand/collapse toggle
-	UserUnbind      = "unbind"     // the step's Session leaves the client's view (not followed)
-	UserBind        = "bind"       // the step's Session is bound again (reconciled at once)
-	UserReload      = "reload"     // the page reloads: drafts survive, the rest is lost
-	UserCrash       = "crash"      // the client is gone for good
-	UserClock       = "clock"      // the client's clock jumps by By
-	UserDrift       = "drift"      // the client's clock drift becomes PPM
-	// UserInput delivers Input, the JSON of a client input (docs/PROTOCOL.md "Clients"),
-	// to the client as it is: a frame or a reply as a real host may send it.
-	UserInput = "input"
-)
-
-// UserAction is one action of a client's user (or of its browser).
-type UserAction struct {
-	Kind string
-	// Card names the card by call id ("" the card in the composer seat; "#N" the N-th
-	// unkeyed card); Question a question id ("" the current one).
-	Card     string
-	Question string
-	// Label is what choose clicks; Text what type types.
-	Label string
-	Text  string
-	// By is a clock jump; PPM a new drift.
-	By  Duration
-	PPM int64
-	// Input is the raw client input of an input step.
-	Input string
-}
-
-// Expectation kinds.
-const (
-	ExpectToolResult   = "tool-result"
-	ExpectResult       = "result"
-	ExpectReply        = "reply"
-	ExpectView         = "view"
-	ExpectInbox        = "inbox"
-	ExpectEvent        = "event"
-	ExpectRecord       = "record"
-	ExpectHostWait     = "host-wait"
-	ExpectReservation  = "reservation"
-	ExpectAgent        = "agent"
-	ExpectCard         = "card"
-	ExpectRow          = "row"
-	ExpectNode         = "node"
-	ExpectDraft        = "draft"
-	ExpectLink         = "link"
-	ExpectHostConfig   = "host-config"
-	ExpectOracle       = "oracle"
-	ExpectConversation = "conversation"
-)
+// The expectation kinds (Expect*) are declared in expect_<kind>.go, one file each.
 
 // Expectation is one check, at a virtual time or at the end of the run. Kind says what is
 // checked and Subject which one (a call id, a result id, a client, a text); the other

@@ -7,8 +7,9 @@ import (
 )
 
 // Schema returns the JSON Schema (draft 2020-12) of the scenario format, generated from
-// the same key tables the decoder checks (spec.go). scenarios/schema.json is this output;
-// TestSchemaFile keeps the file current. Editors pick it up from a first line
+// the same key tables the decoder checks (spec.go and the kinds' files, kinds.go).
+// scenarios/schema.json is this output; TestSchemaFile keeps the file current. Editors
+// pick it up from a first line
 //
 //	# yaml-language-server: $schema=../schema.json
 //
@@ -22,16 +23,18 @@ func Schema() []byte {
 	addObj(sessionObject)
 	addObj(clientObject)
 	defs = append(defs, kv{"step", stepSchema()})
-	for _, group := range [][]*object{modelObjects, subObjects, {messageSourceObject, questionObject, optionObject, answerObject}, hostObjects, serviceObjects, netObjects, userObjects, {injectObject, exploreObject, faultsObject}} {
-		for _, o := range group {
+	for _, k := range stepKinds {
+		for _, o := range k.defs {
 			addObj(o)
 		}
 	}
-	defs = append(defs, kv{"model", oneOfWords(modelWords, modelObjects, "What the model does: a word, or one action.")})
-	defs = append(defs, kv{"host", oneOfWords(hostWords, hostObjects, "What happens to the host.")})
-	defs = append(defs, kv{"service", oneOfWords(nil, serviceObjects, "A direct call to the question service.")})
-	defs = append(defs, kv{"net", oneOfWords(nil, netObjects, "What happens to a client's link.")})
-	defs = append(defs, kv{"user", oneOfWords(append(append([]string(nil), userCardVerbs...), userWords...), userObjects, "What a client's user (or browser) does.")})
+	addObj(exploreObject)
+	addObj(faultsObject)
+	for _, k := range stepKinds {
+		if k.choice != "" {
+			defs = append(defs, kv{k.name, oneOfWords(k.words, k.verbs, k.choice)})
+		}
+	}
 	defs = append(defs, kv{"sub-call", oneOfWords(nil, subObjects, "One sub-call of run.")})
 	var kinds []any
 	for _, o := range expectKinds {
@@ -163,8 +166,6 @@ func typeSchema(t string) jobj {
 		return ref("explore")
 	case "#faults":
 		return ref("faults")
-	case "#model", "#host", "#service", "#net", "#inject":
-		return ref(t[1:])
 	case "#questions":
 		return jobj{{"type", "array"}, {"items", ref("question")}}
 	case "#questions-or-raw":
@@ -209,6 +210,9 @@ func typeSchema(t string) jobj {
 		return jobj{{"enum", []any{"ok", "violation", "unknown"}}}
 	case "#config-outcome":
 		return jobj{{"enum", []any{"accepted", "refused"}}}
+	}
+	if k := stepKindNamed(strings.TrimPrefix(t, "#")); k != nil && strings.HasPrefix(t, "#") {
+		return ref(k.name) // an actor's value: its oneOf, or its one object
 	}
 	panic("scenarios: no schema for key type " + t)
 }
