@@ -238,6 +238,9 @@ func (f *Folder) record(i int, r *trace.Record) {
 	switch p := r.Payload.(type) {
 	case trace.Injected:
 		f.run.Faults = append(f.run.Faults, Fault{Rec: i, Injected: p})
+		if p.Kind == "client-crash" && !p.Armed {
+			f.endClientStreams(i, p.Target) // the client is gone
+		}
 	case trace.Snapshot:
 		f.run.Probes = append(f.run.Probes, i)
 		for _, s := range p.Host.Sessions {
@@ -306,8 +309,10 @@ func (f *Folder) record(i int, r *trace.Record) {
 			rpc.Call.Marks = append(rpc.Call.Marks, Mark{Kind: Answer, At: r.Time, Rec: i, Client: p.Client})
 		}
 	case wire.Reply:
-		if rpc := f.rpcs[p.Client+"/"+p.RPCID]; rpc != nil && rpc.Reply < 0 {
-			rpc.Reply, rpc.Envelope = i, p.Envelope
+		if rpc := f.rpcs[p.Client+"/"+p.RPCID]; rpc != nil {
+			if rpc.Reply < 0 {
+				rpc.Reply, rpc.Envelope = i, p.Envelope
+			}
 			fact.RPC, fact.Call = rpc, rpc.Call
 		}
 	case wire.EventResult:
@@ -633,11 +638,16 @@ func (f *Folder) clientRecord(i int, r *trace.Record, fact *Fact) {
 				}
 			}
 		case wire.LinkDown, wire.Reload:
-			for _, cs := range f.run.Client {
-				if cs.Client == r.Actor && cs.End < 0 {
-					cs.End = i
-				}
-			}
+			f.endClientStreams(i, r.Actor)
+		}
+	}
+}
+
+// endClientStreams ends every open claim stream of client at record i.
+func (f *Folder) endClientStreams(i int, client string) {
+	for _, cs := range f.run.Client {
+		if cs.Client == client && cs.End < 0 {
+			cs.End = i
 		}
 	}
 }

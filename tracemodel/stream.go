@@ -30,7 +30,7 @@ type Stream struct {
 
 // ClientStream is the same claim stream as its client saw it: opened by its open-stream
 // effect, its first frame (the item carrying remainingMs) and its end (the host's end or
-// error frame, or the client's link going down or its page reloading).
+// error frame, the client's link going down, its page reloading or the client crashing).
 type ClientStream struct {
 	Client string
 	ID     string
