@@ -5,7 +5,7 @@
 // restarts and probes. It is the one reading of a trace that the timeline (package
 // timeline) draws and situation coverage (package explore) counts, so "which call is
 // this stream's", "is this result pending", "did a crash cut void this effect" have one
-// answer (docs/ARCHITECTURE.md §4).
+// answer (docs/ARCHITECTURE.md §3).
 //
 //	run := tracemodel.Fold(tr)
 //	for i, f := range run.Facts { … f.Call, f.Wait, f.Stream, f.Request, f.Result, f.Voided … }
