@@ -17,7 +17,9 @@ func (rs *recs) add(t int64, actor string, kind trace.Kind, p trace.Payload) int
 	return len(*rs) - 1
 }
 
-func host(rs *recs, t int64, kind trace.Kind, p trace.Payload) int { return rs.add(t, trace.ActorHost, kind, p) }
+func host(rs *recs, t int64, kind trace.Kind, p trace.Payload) int {
+	return rs.add(t, trace.ActorHost, kind, p)
+}
 
 func appended(s string, d session.Data) wire.Appended {
 	return wire.Appended{Session: s, Event: session.Event{Data: d}}
