@@ -19,6 +19,14 @@
 //     the engine, so a bug in the engine's model is not also in its judge.
 //     differential_test.go runs the oracle's fold and repair against the engine's over the
 //     library and fuzz seeds: a disagreement is a finding.
+//   - Not the trace model: the timeline and situation coverage read a trace through one
+//     shared model (package tracemodel: calls, waits, claims, requests, connections,
+//     pending results, crash-cut voiding). The oracle deliberately does not: it keeps its
+//     own models of the same things, written from the requirements, and imports_test.go
+//     keeps it from reaching tracemodel. A misreading of the trace in that model (a claim
+//     that ends too late, a result wrongly taken for pending) would then skew a picture or
+//     a coverage count, but never also blind the judge that must catch the engine doing
+//     the same; and a change to the model for a picture's sake cannot change a verdict.
 //   - External hosts: the oracle relies only on the wire vocabulary (commands, effects,
 //     frames, client records) and the final HostState. Invariants that need an optional
 //     protocol feature say so in Invariant.Needs: WaitNote effects (INV-WAIT-LIFECYCLE, and
