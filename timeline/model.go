@@ -170,7 +170,7 @@ func build(tr *trace.Trace) *model {
 // drawCall is the bar of one call of the model: its phases, its marks as points with
 // their captions, its claims.
 func drawCall(mc *tracemodel.Call) *call {
-	c := &call{session: mc.Session, id: mc.ID, questions: mc.Questions, first: mc.At, firstRec: mc.Rec, inView: mc.InView}
+	c := &call{session: mc.Session, id: mc.ID, questions: mc.Questions(), first: mc.At, firstRec: mc.Rec, inView: mc.InView}
 	for _, ph := range mc.Phases {
 		c.phases = append(c.phases, phase{state: ph.State.String(), from: ph.At, rec: ph.Rec})
 	}

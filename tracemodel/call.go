@@ -1,5 +1,7 @@
 package tracemodel
 
+import "github.com/twosettle/twosettle/engine/wire"
+
 // State is a question call's state at a moment, as its log events and the projection
 // views the host published show it.
 type State uint8
@@ -72,8 +74,7 @@ const (
 type Call struct {
 	Session, ID string
 	Kind        CallKind
-	Questions   []string // the question texts, from the first record that carries them
-	At          int64    // first seen
+	At          int64 // first seen
 	Rec         int
 	// InView: some projection view the host published (a SessionUpdate frame, a probe,
 	// the final state) tracks it; then its lifecycle is the views', and a failed result
@@ -85,6 +86,37 @@ type Call struct {
 	// Results are its tool results (or sub-call dispatch results, or direct results), in
 	// order.
 	Results []Result
+
+	// the question texts' sources (read on demand by Questions): the arguments of its
+	// last tool call or sub-call, and the first texts a request, direct ask or view row
+	// carried after them
+	args    string
+	hasArgs bool
+	fill    []string
+}
+
+// Questions are the call's question texts: those of its last tool call's (or sub-call's)
+// arguments when they carry any, else those of the first request, direct ask or view row
+// after it that carries some.
+func (c *Call) Questions() []string {
+	if c.hasArgs {
+		if q := argQuestions(c.args); len(q) > 0 {
+			return q
+		}
+	}
+	return c.fill
+}
+
+// asked records a tool call's (or sub-call's) arguments as the question source.
+func (c *Call) asked(args string) { c.args, c.hasArgs, c.fill = args, true, nil }
+
+// carries offers texts from a request, a direct ask or a view row: they count when no
+// source since the last tool call had any.
+func (c *Call) carries(qs []wire.Question) {
+	if c.fill != nil || len(qs) == 0 { // (when the arguments carry questions, Questions ignores fill)
+		return
+	}
+	c.fill = questionTexts(qs)
 }
 
 // Key is "SESSION/CALL".

@@ -14,6 +14,10 @@ type Request struct {
 	Call       *Call
 	Deliveries []Delivery
 	Outcomes   []int // the host's event-result records, in order
+
+	read      bool // its payload was read (once: replays carry the same)
+	waitCall  string
+	questions []wire.Question
 }
 
 // Delivery is one send of the request to a client's generation.

@@ -80,22 +80,29 @@ func Fold(tr *trace.Trace) *Run {
 	return f.Fold(tr)
 }
 
-// Folder folds traces one after another, reusing its lookup tables (one per worker; not
-// safe for concurrent use). Each Fold returns a new Run.
+// Folder folds traces one after another, reusing its memory (one per worker; not safe
+// for concurrent use). A Run's Facts are valid until the Folder's next Fold; the rest of
+// the Run is its own.
 type Folder struct {
-	calls    map[string]*Call // by session/call
-	waits    map[string]*Wait // the current wait of each session/call
+	calls    map[pair]*Call // by session, call id
+	waits    map[pair]*Wait // the current wait of each call
 	streams  map[streamKey]*Stream
-	open     []*Stream // open claim streams in opening order
-	cstreams map[string]*ClientStream
+	open     []*Stream              // open claim streams in opening order
+	cstreams map[pair]*ClientStream // by client, stream id
 	requests map[string]*Request
 	directs  map[string]*Direct
-	rpcs     map[string]*RPC // by client/rpc id
+	rpcs     map[pair]*RPC // by client, rpc id
 	conns    map[string]*Conn
 	views    map[string][]string // session -> call ids its last view held
-	inView   map[string]bool
+	inView   map[pair]bool
+	args     map[string]pair // agentCall's readings, by args text
+	scratch  []string
+	facts    []Fact
 	run      *Run
 }
+
+// pair is a two-string key: (session, call id), (client, stream id), (client, rpc id).
+type pair struct{ a, b string }
 
 type streamKey struct {
 	client string
@@ -106,9 +113,12 @@ type streamKey struct {
 // Fold builds the model of tr.
 func (f *Folder) Fold(tr *trace.Trace) *Run {
 	if f.calls == nil {
-		f.calls, f.waits, f.streams, f.cstreams = map[string]*Call{}, map[string]*Wait{}, map[streamKey]*Stream{}, map[string]*ClientStream{}
-		f.requests, f.directs, f.rpcs, f.conns = map[string]*Request{}, map[string]*Direct{}, map[string]*RPC{}, map[string]*Conn{}
-		f.views, f.inView = map[string][]string{}, map[string]bool{}
+		f.calls, f.waits, f.streams, f.cstreams = map[pair]*Call{}, map[pair]*Wait{}, map[streamKey]*Stream{}, map[pair]*ClientStream{}
+		f.requests, f.directs, f.rpcs, f.conns = map[string]*Request{}, map[string]*Direct{}, map[pair]*RPC{}, map[string]*Conn{}
+		f.views, f.inView, f.args = map[string][]string{}, map[pair]bool{}, map[string]pair{}
+	}
+	if len(f.args) > 4096 {
+		clear(f.args)
 	}
 	clear(f.calls)
 	clear(f.waits)
@@ -118,10 +128,17 @@ func (f *Folder) Fold(tr *trace.Trace) *Run {
 	clear(f.directs)
 	clear(f.rpcs)
 	clear(f.conns)
-	clear(f.views)
+	for k, v := range f.views {
+		f.views[k] = v[:0]
+	}
 	clear(f.inView)
 	f.open = f.open[:0]
-	run := &Run{Trace: tr, Records: tr.Records, Facts: make([]Fact, len(tr.Records))}
+	if cap(f.facts) < len(tr.Records) {
+		f.facts = make([]Fact, len(tr.Records))
+	}
+	f.facts = f.facts[:len(tr.Records)]
+	clear(f.facts)
+	run := &Run{Trace: tr, Records: tr.Records, Facts: f.facts}
 	f.run = run
 	f.scanViews(tr)
 	f.voids()
@@ -150,10 +167,10 @@ func (f *Folder) Fold(tr *trace.Trace) *Run {
 func (f *Folder) scanViews(tr *trace.Trace) {
 	mark := func(s string, v wire.QuestionsView) {
 		for _, r := range v.Active {
-			f.inView[s+"/"+r.CallID] = true
+			f.inView[pair{s, r.CallID}] = true
 		}
 		for _, r := range v.Settled {
-			f.inView[s+"/"+r.CallID] = true
+			f.inView[pair{s, r.CallID}] = true
 		}
 	}
 	for i := range tr.Records {
@@ -211,7 +228,7 @@ func (f *Folder) voids() {
 }
 
 func (f *Folder) call(s, id string, t int64, rec int) *Call {
-	k := s + "/" + id
+	k := pair{s, id}
 	c := f.calls[k]
 	if c == nil {
 		c = &Call{Session: s, ID: id, At: t, Rec: rec, InView: f.inView[k]}
@@ -221,7 +238,7 @@ func (f *Folder) call(s, id string, t int64, rec int) *Call {
 	return c
 }
 
-func (f *Folder) known(s, id string) *Call { return f.calls[s+"/"+id] }
+func (f *Folder) known(s, id string) *Call { return f.calls[pair{s, id}] }
 
 func (f *Folder) request(id string) *Request {
 	q := f.requests[id]
@@ -283,7 +300,7 @@ func (f *Folder) record(i int, r *trace.Record) {
 		if p.Endpoint != wire.EndpointAttachWait {
 			return
 		}
-		agent, callID := agentCall(p.Args)
+		agent, callID := f.agentCall(p.Args)
 		if callID == "" {
 			return
 		}
@@ -300,16 +317,16 @@ func (f *Folder) record(i int, r *trace.Record) {
 		f.hostFrame(i, r, p, fact)
 	case wire.Call:
 		rpc := &RPC{Client: p.Client, RPCID: p.RPCID, Endpoint: p.Endpoint, Gen: p.Gen, Rec: i, Reply: -1}
-		rpc.Agent, rpc.CallID = agentCall(p.Args)
+		rpc.Agent, rpc.CallID = f.agentCall(p.Args)
 		rpc.Call = f.known(rpc.Agent, rpc.CallID)
-		f.rpcs[p.Client+"/"+p.RPCID] = rpc
+		f.rpcs[pair{p.Client, p.RPCID}] = rpc
 		f.run.RPCs = append(f.run.RPCs, rpc)
 		fact.RPC, fact.Call = rpc, rpc.Call
 		if p.Endpoint == wire.EndpointAnswer && rpc.Call != nil {
 			rpc.Call.Marks = append(rpc.Call.Marks, Mark{Kind: Answer, At: r.Time, Rec: i, Client: p.Client})
 		}
 	case wire.Reply:
-		if rpc := f.rpcs[p.Client+"/"+p.RPCID]; rpc != nil {
+		if rpc := f.rpcs[pair{p.Client, p.RPCID}]; rpc != nil {
 			if rpc.Reply < 0 {
 				rpc.Reply, rpc.Envelope = i, p.Envelope
 			}
@@ -420,15 +437,20 @@ func (f *Folder) hostFrame(i int, r *trace.Record, p wire.SendFrame, fact *Fact)
 		if fr.Event != wire.EventQuestionsRequest {
 			return
 		}
-		req, err := wire.ParseQuestionRequest(fr.Request)
-		if err != nil || req.Wait == nil || req.Wait.CallID == "" {
+		if !q.read {
+			// an event id is one request: its replays carry the same payload
+			q.read = true
+			req, err := wire.ParseQuestionRequest(fr.Request)
+			if err == nil && req.Wait != nil && req.Wait.CallID != "" {
+				q.waitCall, q.questions = req.Wait.CallID, req.Questions
+			}
+		}
+		if q.waitCall == "" {
 			return
 		}
-		c := f.call(fr.AgentID, req.Wait.CallID, r.Time, i)
+		c := f.call(fr.AgentID, q.waitCall, r.Time, i)
 		q.Call, fact.Call = c, c
-		if len(c.Questions) == 0 {
-			c.Questions = questionTexts(req.Questions)
-		}
+		c.carries(q.questions)
 	}
 }
 
@@ -459,9 +481,7 @@ func (f *Folder) direct(i int, r *trace.Record, p wire.Direct, fact *Fact) {
 			c.Kind = Service
 		}
 		d.Call, fact.Call = c, c
-		if len(c.Questions) == 0 {
-			c.Questions = questionTexts(body.Questions)
-		}
+		c.carries(body.Questions)
 		if !c.InView && c.State() == 0 {
 			c.set(Open, r.Time, i)
 		}
@@ -475,7 +495,7 @@ func (f *Folder) direct(i int, r *trace.Record, p wire.Direct, fact *Fact) {
 
 func (f *Folder) waitNote(i int, r *trace.Record, p wire.WaitNote, fact *Fact) {
 	c := f.call(p.Session, p.CallID, r.Time, i)
-	k := p.Session + "/" + p.CallID
+	k := pair{p.Session, p.CallID}
 	w := f.waits[k]
 	if w == nil || p.Kind == wire.WaitCreated {
 		w = &Wait{Session: p.Session, CallID: p.CallID, Call: c, Rec: i}
@@ -509,7 +529,7 @@ func (f *Folder) asked(i int, t int64, s, name, callID, args string, kind CallKi
 	}
 	c := f.call(s, callID, t, i)
 	c.Kind = kind
-	c.Questions = argQuestions(args)
+	c.asked(args)
 	fact.Call = c
 	if c.State() == 0 {
 		c.set(Open, t, i)
@@ -564,12 +584,10 @@ func (f *Folder) appended(i int, t int64, s string, e session.Event, fact *Fact)
 // view's state, and a call the Session's previous view held that this one has neither
 // active nor settled was removed.
 func (f *Folder) view(i int, t int64, s string, v wire.QuestionsView) {
-	var now []string
+	now := f.scratch[:0]
 	for _, r := range v.Active {
 		c := f.call(s, r.CallID, t, i)
-		if len(c.Questions) == 0 {
-			c.Questions = questionTexts(r.Questions)
-		}
+		c.carries(r.Questions)
 		st := Open
 		if r.State == wire.StateContinued {
 			st = Continued
@@ -588,7 +606,8 @@ func (f *Folder) view(i int, t int64, s string, v wire.QuestionsView) {
 			}
 		}
 	}
-	f.views[s] = now
+	f.scratch = now
+	f.views[s] = append(f.views[s][:0], now...)
 }
 
 // clientRecord reads a client's records: its claim streams and its requests' results.
@@ -601,17 +620,17 @@ func (f *Folder) clientRecord(i int, r *trace.Record, fact *Fact) {
 				return
 			}
 			cs := &ClientStream{Client: r.Actor, ID: e.StreamID, Gen: e.Gen, Open: i, Frame: -1, End: -1}
-			if agent, callID := agentCall(e.Args); callID != "" {
+			if agent, callID := f.agentCall(e.Args); callID != "" {
 				cs.Call = f.call(agent, callID, r.Time, i)
 			}
-			f.cstreams[r.Actor+"|"+e.StreamID] = cs
+			f.cstreams[pair{r.Actor, e.StreamID}] = cs
 			f.run.Client = append(f.run.Client, cs)
 			fact.ClientStream, fact.Call = cs, cs.Call
 		case wire.SendResult:
 			q := f.request(e.EventID)
 			fact.Request, fact.Call = q, q.Call
 		case wire.SendCall:
-			a, c := agentCall(e.Args)
+			a, c := f.agentCall(e.Args)
 			fact.Call = f.known(a, c)
 		}
 	case trace.In:
@@ -619,7 +638,7 @@ func (f *Folder) clientRecord(i int, r *trace.Record, fact *Fact) {
 		case wire.FromHost:
 			switch fr := e.Frame.(type) {
 			case wire.StreamItem:
-				if cs := f.cstreams[r.Actor+"|"+fr.StreamID]; cs != nil {
+				if cs := f.cstreams[pair{r.Actor, fr.StreamID}]; cs != nil {
 					fact.ClientStream, fact.Call = cs, cs.Call
 					if cs.Frame < 0 && cs.End < 0 {
 						cs.Frame = i
@@ -653,7 +672,7 @@ func (f *Folder) endClientStreams(i int, client string) {
 }
 
 func (f *Folder) endClientStream(i int, client, id string) *ClientStream {
-	cs := f.cstreams[client+"|"+id]
+	cs := f.cstreams[pair{client, id}]
 	if cs != nil && cs.End < 0 {
 		cs.End = i
 	}
@@ -672,6 +691,16 @@ func contains(xs []string, x string) bool {
 // AgentCall reads agentId and callId from a question endpoint's args (attachWait,
 // answer): "" for each that is missing or when the args are not a JSON object.
 func AgentCall(args json.RawMessage) (agent, callID string) { return agentCall(args) }
+
+// agentCall is AgentCall, remembered by args text (claims and answers repeat their args).
+func (f *Folder) agentCall(args json.RawMessage) (agent, callID string) {
+	if v, ok := f.args[string(args)]; ok {
+		return v.a, v.b
+	}
+	agent, callID = agentCall(args)
+	f.args[string(args)] = pair{agent, callID}
+	return agent, callID
+}
 
 func agentCall(args json.RawMessage) (agent, callID string) {
 	var a struct {

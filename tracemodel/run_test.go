@@ -48,7 +48,7 @@ func TestFoldACallItsWaitItsClaimAndItsPendingResult(t *testing.T) {
 		t.Fatalf("calls %d, want 1 (run_code is not a question call)", len(run.Calls))
 	}
 	c := run.Calls[0]
-	if c.Key() != "s1/c1" || c.Kind != Tool || c.Rec != ask || len(c.Questions) != 1 || c.Questions[0] != "Go?" {
+	if c.Key() != "s1/c1" || c.Kind != Tool || c.Rec != ask || len(c.Questions()) != 1 || c.Questions()[0] != "Go?" {
 		t.Fatalf("call %+v", c)
 	}
 	t.Run("PROJ-3 PROJ-4 a tool call opens the call and a pending result continues it", func(t *testing.T) {
