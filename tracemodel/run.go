@@ -271,6 +271,11 @@ func (f *Folder) record(i int, r *trace.Record) {
 	if r.Actor != trace.ActorHost {
 		return
 	}
+	if client, gen, ok := generation(r.Payload); ok {
+		if c := f.conns[client]; c != nil && c.End < 0 && c.Gen == 0 {
+			c.Gen = gen
+		}
+	}
 	switch p := r.Payload.(type) {
 	case wire.Restart:
 		f.run.Restarts = append(f.run.Restarts, Restart{Rec: i, Crash: f.crashAt(i, r.Time), CutAfter: p.CutAfter})
@@ -380,6 +385,23 @@ func (f *Folder) record(i int, r *trace.Record) {
 	case wire.Appended:
 		f.appended(i, r.Time, p.Session, p.Event, fact)
 	}
+}
+
+// generation is the client and generation a host record names.
+func generation(p trace.Payload) (client string, gen int, ok bool) {
+	switch x := p.(type) {
+	case wire.SendFrame:
+		return x.Client, x.Gen, true
+	case wire.Reply:
+		return x.Client, x.Gen, true
+	case wire.StreamOpen:
+		return x.Client, x.Gen, true
+	case wire.StreamCancel:
+		return x.Client, x.Gen, true
+	case wire.EventResult:
+		return x.Client, x.Gen, true
+	}
+	return "", 0, false
 }
 
 // crashAt reports whether a crash fault was recorded at t just before record i.

@@ -157,6 +157,7 @@ func TestFoldClientClaimStreams(t *testing.T) {
 
 func TestFoldRequestsDirectCallsAndViews(t *testing.T) {
 	var rs recs
+	connect := host(&rs, 0, trace.In, wire.Connect{Client: "a"})
 	req := json.RawMessage(`{"questions":[{"id":"q","question":"Go?"}],"wait":{"callId":"c1","timed":true}}`)
 	deliver := host(&rs, 0, trace.Out, wire.SendFrame{Client: "a", Gen: 1, Frame: wire.Waterfall{EventID: "e1", Event: wire.EventQuestionsRequest, AgentID: "s1", Request: req}})
 	outcome := host(&rs, 50, trace.In, wire.EventResult{Client: "a", Gen: 1, RPCID: "r1", EventID: "e1", Outcome: wire.Outcome{Kind: wire.OutcomeResult}})
@@ -167,6 +168,7 @@ func TestFoldRequestsDirectCallsAndViews(t *testing.T) {
 	v1 := host(&rs, 90, trace.Out, wire.SendFrame{Client: "a", Gen: 1, Frame: wire.SessionUpdate{Session: "s1",
 		Questions: wire.QuestionsView{Active: []wire.PendingRow{{CallID: "c1", State: wire.StateContinued}}}}})
 	v2 := host(&rs, 95, trace.Out, wire.SendFrame{Client: "a", Gen: 1, Frame: wire.SessionUpdate{Session: "s1"}})
+	host(&rs, 99, trace.In, wire.Disconnect{Client: "a"})
 	run := Fold(&trace.Trace{Records: rs})
 
 	if len(run.Calls) != 2 {
@@ -203,6 +205,11 @@ func TestFoldRequestsDirectCallsAndViews(t *testing.T) {
 		want := []Phase{{Continued, 90, v1}, {Removed, 95, v2}}
 		if len(c1.Phases) != 2 || c1.Phases[0] != want[0] || c1.Phases[1] != want[1] {
 			t.Fatalf("phases %+v, want %+v", c1.Phases, want)
+		}
+	})
+	t.Run("GW-7 a connection has its generation, from its connect to its disconnect", func(t *testing.T) {
+		if len(run.Conns) != 1 || run.Conns[0].Gen != 1 || run.Conns[0].Rec != connect || run.Conns[0].End != len(rs)-1 {
+			t.Fatalf("conns %+v", run.Conns)
 		}
 	})
 }

@@ -55,6 +55,7 @@ func (s *ClientStream) Claimed(i int) bool {
 // its Disconnect (or the next Connect, or a restart).
 type Conn struct {
 	Client string
+	Gen    int // the generation the host's frames and the client's commands on it carry (0: none seen)
 	Rec    int
 	End    int // -1: still up at the end of the run
 }
