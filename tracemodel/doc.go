@@ -25,8 +25,13 @@
 //     (Restart{CutAfter: k} voids the effects of the Apply before it after the first k):
 //     Fact.Voided says which, so a reader that follows the oracle's reading of a cut skips
 //     them and one that draws the records keeps them.
-//   - A tool result's text is read by Pending, the one test of "is this pending" outside
-//     the engine and the oracle.
+//   - A tool result's text is read by IsPending, the one test of "is this pending" for the
+//     model's readers: a JSON object whose last pending member is true (docs/PEER.md §5.2).
+//   - Cost: Fold reads each record once (plus one pass over the published views); it
+//     decodes a request's payload once per event id, a question endpoint's args once per
+//     text, and the question texts of a tool call only when asked (Call.Questions); the
+//     messages are paired only when asked (Run.Messages). A Folder reuses its memory
+//     between traces: a Run's Facts are valid until that Folder's next Fold.
 //   - The oracle does not read this model: it keeps its own independent models on purpose
 //     (package oracle), so a mistake here cannot hide the same mistake in a run it judges.
 //
