@@ -149,6 +149,20 @@ func checkRules(graph map[string]pkgInfo) []string {
 				}
 			}
 		}
+		// the trace model (tracemodel) reads any trace from the vocabulary alone, and the
+		// oracle never reads it: the oracle keeps its own independent models
+		if under(p, "tracemodel") {
+			for dep := range r {
+				for _, no := range []string{"sim", "harness", "oracle", "explore", "timeline", "engine/host", "engine/client", "engine/agent", "engine/gateway", "engine/questions"} {
+					if under(dep, no) {
+						bad = append(bad, p+": tracemodel reaches "+dep+" (it folds any trace from the vocabulary only)")
+					}
+				}
+			}
+		}
+		if under(p, "oracle") && (r[module+"/tracemodel"] || hasPrefixKey(r, module+"/tracemodel/")) {
+			bad = append(bad, p+": oracle reaches "+module+"/tracemodel (the oracle keeps its own independent models)")
+		}
 		if under(p, "sim") {
 			for dep := range r {
 				for _, internal := range []string{"engine/host", "engine/client", "engine/agent", "engine/gateway", "engine/questions"} {
@@ -294,6 +308,8 @@ func TestImportRulesCatchViolations(t *testing.T) {
 		}, "oracle calls engine/session's session.InterruptedTurnClosers"},
 		{"timeline reaches sim", map[string]pkgInfo{m("timeline"): {imports: []string{m("trace")}}, m("trace"): {imports: []string{m("sim")}}, m("sim"): {}}, "timeline reaches " + m("sim")},
 		{"timeline reaches the host", map[string]pkgInfo{m("timeline"): {imports: []string{m("engine/host")}}, m("engine/host"): {}}, "timeline reaches " + m("engine/host")},
+		{"oracle reads the trace model", map[string]pkgInfo{m("oracle"): {imports: []string{m("tracemodel")}}, m("tracemodel"): {}}, "oracle reaches " + m("tracemodel")},
+		{"the trace model reaches the projection", map[string]pkgInfo{m("tracemodel"): {imports: []string{m("engine/questions")}}, m("engine/questions"): {}}, "tracemodel reaches " + m("engine/questions")},
 		{"sim reaches host internals", map[string]pkgInfo{m("sim"): {imports: []string{m("engine/host")}}, m("engine/host"): {}}, "sim reaches engine internals"},
 	}
 	for _, c := range cases {

@@ -56,7 +56,8 @@
 //     package timeline).
 //
 // Owns: generation, the campaign, shrinking, situations. Imports harness (Compile,
-// Execute, RunScenario), oracle, sim, scenarios, trace, golden, timeline and engine/wire. Runner
+// Execute, RunScenario), oracle, sim, scenarios, trace, tracemodel (situation coverage reads
+// each run through the trace model, docs/ARCHITECTURE.md §3), golden, timeline and engine/wire. Runner
 // runs through harness.Execute, the run sequence simrun run uses, with Options.Host (a
 // harness.HostFactory; nil is the reference host): the campaign, the shrinker and the
 // failure writer (which checks a case through harness.RunScenario) all use that one

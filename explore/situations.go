@@ -8,6 +8,7 @@ import (
 	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/scenarios"
 	"github.com/twosettle/twosettle/trace"
+	"github.com/twosettle/twosettle/tracemodel"
 )
 
 // Situation is an interesting state a run can reach: the fuzzer counts the runs that
@@ -171,14 +172,23 @@ func (r Reached) Names() []string {
 	return out
 }
 
-// situations scans one trace for the situations it reaches. Its maps are reused between
-// runs (one per worker). The scan follows the oracle's reading of a crash cut: the
-// effects of an Apply beyond Restart{CutAfter: k} never happened.
+// situations scans one trace for the situations it reaches. It reads the trace through
+// its model (package tracemodel): which call, wait, claim stream, request, RPC or direct
+// call a record is about, whether a result is pending, and which effects a crash cut
+// voided (the scan follows the oracle's reading of a cut: the effects of an Apply beyond
+// Restart{CutAfter: k} never happened). What is the scan's own is kept here: the log
+// mirror and its inbox, and each situation's bookkeeping. Its maps are reused between
+// runs (one per worker).
+//
+// A new situation: a constant and a situationList entry, and its detection in a pass
+// over x.run (see scanInputs), called from scan.
 type situations struct {
-	hit Reached
+	hit    Reached
+	folder tracemodel.Folder
+	run    *tracemodel.Run
 
-	waits   map[string]*sitWait // session/call
-	events  map[string]*sitEvent
+	waits   map[*tracemodel.Call]*sitWait // the current wait of each call
+	events  map[*tracemodel.Request]*sitEvent
 	logs    map[string]*sitLog
 	clients map[string]*sitClient
 	clientN int
@@ -191,10 +201,11 @@ type situations struct {
 	applyLocalE bool // the current host Apply is a client's ASK_TIMED_OUT for a live event
 	applySend   bool // the current host Apply is a model message (wire.Send)
 
-	closed      map[string]bool   // Sessions closed and not resumed since
-	answers     map[string]string // answer() calls in flight: "client/rpc" or "direct/id" -> "session/call"
-	writeFailed map[string]bool   // "session/call" whose late answer failed with the write fault
-	steered     map[string]bool   // reply message ids the model steered (not answer()'s)
+	closed      map[string]bool // Sessions closed and not resumed since
+	rpcAnswers  map[*tracemodel.RPC]bool
+	dirAnswers  map[*tracemodel.Direct]bool // answer() calls in flight
+	writeFailed map[string]bool             // "session/call" whose late answer failed with the write fault
+	steered     map[string]bool             // reply message ids the model steered (not answer()'s)
 }
 
 type sitWait struct {
@@ -204,7 +215,6 @@ type sitWait struct {
 }
 
 type sitEvent struct {
-	call       string // session/call of the request's wait ("" unknown)
 	delivered  uint64 // client bits the host delivered it to
 	passed     uint64 // client bits that answered next
 	gens       map[string]int
@@ -228,9 +238,7 @@ type sitLog struct {
 
 type sitClient struct {
 	bit       uint64
-	waiting   map[string]bool // attachWait streams opened, no frame yet
-	claimed   map[string]bool // attachWait streams with their frame
-	submitted map[string]bool // calls submitted through the waterfall
+	submitted map[*tracemodel.Call]bool // calls submitted through the waterfall
 }
 
 func (x *situations) set(i int) { x.hit |= 1 << uint(i) }
@@ -238,12 +246,14 @@ func (x *situations) set(i int) { x.hit |= 1 << uint(i) }
 func (x *situations) reset(s *scenarios.Scenario) {
 	x.hit = 0
 	if x.waits == nil {
-		x.waits, x.events, x.logs, x.clients = map[string]*sitWait{}, map[string]*sitEvent{}, map[string]*sitLog{}, map[string]*sitClient{}
+		x.waits, x.events, x.logs, x.clients = map[*tracemodel.Call]*sitWait{}, map[*tracemodel.Request]*sitEvent{}, map[string]*sitLog{}, map[string]*sitClient{}
 		x.answered, x.discarded, x.survivors = map[string]bool{}, map[string]bool{}, map[string]bool{}
-		x.closed, x.answers, x.writeFailed, x.steered = map[string]bool{}, map[string]string{}, map[string]bool{}, map[string]bool{}
+		x.closed, x.writeFailed, x.steered = map[string]bool{}, map[string]bool{}, map[string]bool{}
+		x.rpcAnswers, x.dirAnswers = map[*tracemodel.RPC]bool{}, map[*tracemodel.Direct]bool{}
 	}
 	clear(x.closed)
-	clear(x.answers)
+	clear(x.rpcAnswers)
+	clear(x.dirAnswers)
 	clear(x.writeFailed)
 	clear(x.steered)
 	clear(x.waits)
@@ -273,7 +283,7 @@ func (x *situations) reset(s *scenarios.Scenario) {
 func (x *situations) client(name string) *sitClient {
 	c := x.clients[name]
 	if c == nil {
-		c = &sitClient{bit: 1 << uint(x.clientN%64), waiting: map[string]bool{}, claimed: map[string]bool{}, submitted: map[string]bool{}}
+		c = &sitClient{bit: 1 << uint(x.clientN%64), submitted: map[*tracemodel.Call]bool{}}
 		x.clientN++
 		x.clients[name] = c
 	}
@@ -289,11 +299,11 @@ func (x *situations) log(s string) *sitLog {
 	return l
 }
 
-func (x *situations) event(id string) *sitEvent {
-	e := x.events[id]
+func (x *situations) event(q *tracemodel.Request) *sitEvent {
+	e := x.events[q]
 	if e == nil {
 		e = &sitEvent{gens: map[string]int{}}
-		x.events[id] = e
+		x.events[q] = e
 	}
 	return e
 }
@@ -301,60 +311,43 @@ func (x *situations) event(id string) *sitEvent {
 // scan reads one trace.
 func (x *situations) scan(tr *trace.Trace, s *scenarios.Scenario) Reached {
 	x.reset(s)
-	recs := tr.Records
-	limit, n := -1, 0
-	for i := range recs {
-		r := &recs[i]
+	x.run = x.folder.Fold(tr)
+	run := x.run
+	for i := range run.Records {
+		r, f := &run.Records[i], &run.Facts[i]
 		switch r.Kind {
 		case trace.In:
 			if r.Actor == trace.ActorHost {
-				limit, n = cutOf(recs, i), 0
 				x.applyPend, x.applyLocalE, x.applySend = false, false, false
 				if cmd, ok := r.Payload.(wire.Command); ok {
-					x.hostIn(r, cmd)
+					x.hostIn(i, r, f, cmd)
 				}
 			} else if in, ok := r.Payload.(wire.ClientInput); ok {
-				x.clientIn(r, in)
+				x.clientIn(i, r, f, in)
 			}
 		case trace.Out:
 			if r.Actor == trace.ActorHost {
-				n++
-				if limit >= 0 && n > limit {
+				if f.Voided {
 					continue
 				}
 				if e, ok := r.Payload.(wire.Effect); ok {
-					x.hostOut(r, e)
+					x.hostOut(r, f, e)
 				}
 			} else if e, ok := r.Payload.(wire.ClientEffect); ok {
-				x.clientOut(r, e)
+				x.clientOut(r, f, e)
 			}
 		case trace.Fault:
-			if f, ok := r.Payload.(trace.Injected); ok {
-				x.fault(f)
+			if inj, ok := r.Payload.(trace.Injected); ok {
+				x.fault(i, inj)
 			}
 		}
 	}
-	x.scanInputs(tr)
+	x.scanInputs(run)
+	x.run = nil
 	return x.hit
 }
 
-// cutOf returns how many effects of the host Apply starting at record i happened: k if
-// the next host input is Restart{CutAfter: k}, else -1 (all).
-func cutOf(recs []trace.Record, i int) int {
-	for j := i + 1; j < len(recs); j++ {
-		r := &recs[j]
-		if r.Actor != trace.ActorHost || (r.Kind != trace.In && r.Kind != trace.Reject) {
-			continue
-		}
-		if rs, ok := r.Payload.(wire.Restart); ok && r.Kind == trace.In && rs.CutAfter >= 0 {
-			return rs.CutAfter
-		}
-		return -1
-	}
-	return -1
-}
-
-func (x *situations) hostIn(r *trace.Record, cmd wire.Command) {
+func (x *situations) hostIn(i int, r *trace.Record, f *tracemodel.Fact, cmd wire.Command) {
 	switch c := cmd.(type) {
 	case wire.Restart:
 		x.restart()
@@ -371,16 +364,15 @@ func (x *situations) hostIn(r *trace.Record, cmd wire.Command) {
 			delete(x.closed, c.Session)
 		}
 	case wire.Call:
-		if c.Endpoint == wire.EndpointAnswer {
-			agent, call := answerTarget(c.Args)
-			x.answers[c.Client+"/"+c.RPCID] = agent + "/" + call
+		if c.Endpoint == wire.EndpointAnswer && f.RPC != nil {
+			x.rpcAnswers[f.RPC] = true
 		}
 	case wire.Direct:
-		if c.Op == wire.OpAnswer {
-			x.answers["direct/"+c.ID] = c.Session + "/" + jsonField(c.Body, "callId")
+		if c.Op == wire.OpAnswer && f.Direct != nil {
+			x.dirAnswers[f.Direct] = true
 		}
 	case wire.EventResult:
-		ev := x.event(c.EventID)
+		ev := x.event(f.Request)
 		switch c.Outcome.Kind {
 		case wire.OutcomeNext:
 			ev.passed |= x.client(c.Client).bit
@@ -395,7 +387,7 @@ func (x *situations) hostIn(r *trace.Record, cmd wire.Command) {
 				}
 			}
 			if c.Outcome.Kind == wire.OutcomeRejected && c.Outcome.Error != nil && c.Outcome.Error.Code == wire.AskTimedOut {
-				if w := x.waits[ev.call]; w != nil && w.expired {
+				if w := x.waits[f.Request.Call]; w != nil && w.expired {
 					x.set(sitExpiryRace)
 				}
 				if !ev.settled {
@@ -429,10 +421,6 @@ func (x *situations) restart() {
 		x.ptcAtRestart(l)
 		l.events = l.events[:l.persisted]
 		l.refold()
-	}
-	for _, c := range x.clients {
-		clear(c.waiting)
-		clear(c.claimed)
 	}
 	for _, e := range x.events {
 		e.live = 0
@@ -519,14 +507,14 @@ func (l *sitLog) splice(d session.InboxSpliced) []session.Message {
 	return removed
 }
 
-func (x *situations) hostOut(r *trace.Record, e wire.Effect) {
+func (x *situations) hostOut(r *trace.Record, fact *tracemodel.Fact, e wire.Effect) {
 	switch f := e.(type) {
 	case wire.WaitNote:
-		key := f.Session + "/" + f.CallID
-		w := x.waits[key]
+		call := fact.Call
+		w := x.waits[call]
 		if w == nil {
 			w = &sitWait{}
-			x.waits[key] = w
+			x.waits[call] = w
 		}
 		switch f.Kind {
 		case wire.WaitCreated:
@@ -550,8 +538,8 @@ func (x *situations) hostOut(r *trace.Record, e wire.Effect) {
 		case wire.WaitExpired:
 			w.expired = true
 			x.set(sitHostExpiry)
-			for _, ev := range x.events {
-				if ev.call == key && ev.noProvider {
+			for q, ev := range x.events {
+				if q.Call == call && ev.noProvider {
 					x.set(sitNoProviderHeld)
 				}
 			}
@@ -562,11 +550,8 @@ func (x *situations) hostOut(r *trace.Record, e wire.Effect) {
 			w.claims = 0
 		}
 	case wire.SendFrame:
-		if wf, ok := f.Frame.(wire.Waterfall); ok {
-			ev := x.event(wf.EventID)
-			if ev.call == "" {
-				ev.call = wf.AgentID + "/" + waitCallID(wf.Request)
-			}
+		if _, ok := f.Frame.(wire.Waterfall); ok {
+			ev := x.event(fact.Request)
 			ev.delivered |= x.client(f.Client).bit
 			if g, seen := ev.gens[f.Client]; seen && g != f.Gen {
 				x.set(sitWaterfallReplayed)
@@ -579,7 +564,7 @@ func (x *situations) hostOut(r *trace.Record, e wire.Effect) {
 			break // a re-report of an inherited event
 		}
 		l.events = append(l.events, f.Event)
-		x.appended(f.Session, l, f.Event)
+		x.appended(f.Session, l, f.Event, fact.Result)
 	case wire.Persisted:
 		l := x.log(f.Session)
 		if f.Through > l.persisted && f.Through <= len(l.events) {
@@ -589,27 +574,25 @@ func (x *situations) hostOut(r *trace.Record, e wire.Effect) {
 		if !f.Envelope.OK && f.Envelope.Error != nil {
 			x.code(f.Envelope.Error.Code)
 		}
-		key := f.Client + "/" + f.RPCID
-		if target, ok := x.answers[key]; ok {
-			delete(x.answers, key)
+		if rpc := fact.RPC; rpc != nil && x.rpcAnswers[rpc] {
+			delete(x.rpcAnswers, rpc)
 			msg := ""
 			if f.Envelope.Error != nil {
 				msg = f.Envelope.Error.Message
 			}
-			x.answerResult(target, f.Envelope.OK, f.Envelope.Value, msg)
+			x.answerResult(rpc.Agent+"/"+rpc.CallID, f.Envelope.OK, f.Envelope.Value, msg)
 		}
 	case wire.DirectResult:
 		if f.Err != nil {
 			x.code(f.Err.Code)
 		}
-		key := "direct/" + f.ID
-		if target, ok := x.answers[key]; ok {
-			delete(x.answers, key)
+		if d := fact.Direct; d != nil && x.dirAnswers[d] {
+			delete(x.dirAnswers, d)
 			msg := ""
 			if f.Err != nil {
 				msg = f.Err.Message
 			}
-			x.answerResult(target, f.Err == nil, f.Value, msg)
+			x.answerResult(d.Cmd.Session+"/"+d.CallID, f.Err == nil, f.Value, msg)
 		}
 	}
 }
@@ -627,7 +610,7 @@ func (x *situations) code(code string) {
 	}
 }
 
-func (x *situations) appended(sess string, l *sitLog, e session.Event) {
+func (x *situations) appended(sess string, l *sitLog, e session.Event, res tracemodel.Result) {
 	switch d := e.Data.(type) {
 	case session.InboxSpliced:
 		removed := l.splice(d)
@@ -675,13 +658,13 @@ func (x *situations) appended(sess string, l *sitLog, e session.Event) {
 			if d.Err.Code == session.ToolOutcomeUnknown {
 				x.set(sitToolOutcomeUnknown)
 			}
-		} else if wire.IsPendingResult(d.Text) {
+		} else if res.Kind == tracemodel.Pending {
 			x.applyPending()
 		}
 	case session.PTCDispatch:
 		if d.IsError {
 			x.code(d.Err.Code)
-		} else if wire.IsPendingResult(d.Text) {
+		} else if res.Kind == tracemodel.Pending {
 			x.set(sitPTCPending)
 			x.applyPending()
 		}
@@ -695,51 +678,26 @@ func (x *situations) applyPending() {
 	x.applyPend = true
 }
 
-// waitCallID finds wait.callId in a request payload without decoding all of it.
-func waitCallID(req []byte) string {
-	s := string(req)
-	i := strings.Index(s, `"wait":{"callId":"`)
-	if i < 0 {
-		return ""
-	}
-	s = s[i+len(`"wait":{"callId":"`):]
-	if j := strings.IndexByte(s, '"'); j >= 0 {
-		return s[:j]
-	}
-	return ""
-}
-
-func (x *situations) clientIn(r *trace.Record, in wire.ClientInput) {
+func (x *situations) clientIn(i int, r *trace.Record, f *tracemodel.Fact, in wire.ClientInput) {
 	c := x.client(r.Actor)
 	switch v := in.(type) {
 	case wire.FromHost:
-		switch f := v.Frame.(type) {
+		switch v.Frame.(type) {
 		case wire.Waterfall:
-			x.event(f.EventID).live |= c.bit
+			x.event(f.Request).live |= c.bit
 		case wire.Cancel:
-			x.event(f.EventID).live &^= c.bit
-		case wire.StreamItem:
-			if c.waiting[f.StreamID] {
-				delete(c.waiting, f.StreamID)
-				c.claimed[f.StreamID] = true
+			if f.Request != nil {
+				x.event(f.Request).live &^= c.bit
 			}
-		case wire.StreamEnd:
-			delete(c.waiting, f.StreamID)
-			delete(c.claimed, f.StreamID)
-		case wire.StreamError:
-			delete(c.waiting, f.StreamID)
-			delete(c.claimed, f.StreamID)
 		}
 	case wire.LinkDown, wire.Reload:
-		clear(c.waiting)
-		clear(c.claimed)
 		for _, e := range x.events {
 			e.live &^= c.bit
 		}
 	case wire.User:
 		switch v.Action.Kind {
 		case wire.ActFocus:
-			if len(c.waiting) > 0 {
+			if x.streams(r.Actor, i, (*tracemodel.ClientStream).Waiting) {
 				x.set(sitFocusBeforeHandshake)
 			}
 		case wire.ActTakeTime:
@@ -752,15 +710,21 @@ func (x *situations) clientIn(r *trace.Record, in wire.ClientInput) {
 	}
 }
 
-func (x *situations) clientOut(r *trace.Record, e wire.ClientEffect) {
+// streams reports whether one of client's claim streams is in the state is at record i.
+func (x *situations) streams(client string, i int, is func(*tracemodel.ClientStream, int) bool) bool {
+	for _, s := range x.run.Client {
+		if s.Client == client && is(s, i) {
+			return true
+		}
+	}
+	return false
+}
+
+func (x *situations) clientOut(r *trace.Record, f *tracemodel.Fact, e wire.ClientEffect) {
 	c := x.client(r.Actor)
 	switch v := e.(type) {
-	case wire.OpenStream:
-		if v.Endpoint == wire.EndpointAttachWait {
-			c.waiting[v.StreamID] = true
-		}
 	case wire.SendResult:
-		ev := x.event(v.EventID)
+		ev := x.event(f.Request)
 		ev.live &^= c.bit
 		if v.Outcome.Kind == wire.OutcomeRejected && v.Outcome.Error != nil && v.Outcome.Error.Code == wire.AskTimedOut {
 			x.set(sitLocalExpiry)
@@ -768,39 +732,17 @@ func (x *situations) clientOut(r *trace.Record, e wire.ClientEffect) {
 				x.set(sitTakeTimeOtherExpires)
 			}
 		}
-		if v.Outcome.Kind == wire.OutcomeResult && ev.call != "" {
-			c.submitted[ev.call] = true
+		if v.Outcome.Kind == wire.OutcomeResult && f.Request.Call != nil {
+			c.submitted[f.Request.Call] = true
 		}
 	case wire.SendCall:
-		if v.Endpoint == wire.EndpointAnswer {
-			agent, call := answerTarget(v.Args)
-			if c.submitted[agent+"/"+call] {
-				x.set(sitResubmitByRPC)
-			}
+		if v.Endpoint == wire.EndpointAnswer && f.Call != nil && c.submitted[f.Call] {
+			x.set(sitResubmitByRPC)
 		}
 	}
 }
 
-// answerTarget reads agentId and callId from userQuestions/answer args.
-func answerTarget(args []byte) (agent, call string) {
-	return jsonField(args, "agentId"), jsonField(args, "callId")
-}
-
-func jsonField(b []byte, key string) string {
-	s := string(b)
-	k := `"` + key + `":"`
-	i := strings.Index(s, k)
-	if i < 0 {
-		return ""
-	}
-	s = s[i+len(k):]
-	if j := strings.IndexByte(s, '"'); j >= 0 {
-		return s[:j]
-	}
-	return ""
-}
-
-func (x *situations) fault(f trace.Injected) {
+func (x *situations) fault(i int, f trace.Injected) {
 	switch f.Kind {
 	case "crash":
 		if !f.Armed && f.Point != "" {
@@ -809,7 +751,7 @@ func (x *situations) fault(f trace.Injected) {
 			}
 		}
 	case "clock-jump":
-		if c := x.clients[f.Target]; c != nil && len(c.claimed) > 0 {
+		if x.streams(f.Target, i, (*tracemodel.ClientStream).Claimed) {
 			x.set(sitClockJumpCountdown)
 		}
 	}

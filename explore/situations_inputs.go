@@ -7,21 +7,19 @@ import (
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/trace"
+	"github.com/twosettle/twosettle/tracemodel"
 )
 
 // The situations of the input classes issue 12 added to the generator (inputs.go), and
 // of the probes the snapshot invariants judge: one more pass over the trace, kept apart
 // from scan so that each input class's detection is in one place.
 
-// scanInputs marks the input-class and probe situations tr reached.
-func (x *situations) scanInputs(tr *trace.Trace) {
-	directs := map[string]wire.Direct{}
+// scanInputs marks the input-class and probe situations run reached.
+func (x *situations) scanInputs(run *tracemodel.Run) {
 	accepted := map[string]int{} // session/call -> answers in the batch answer() accepted
-	waiting := map[string]int{}  // client -> claim streams opened with no frame yet
-	open := map[string]string{}  // stream id -> client
 	pending := map[string]bool{} // session/call whose tool result was pending
-	for i := range tr.Records {
-		r := &tr.Records[i]
+	for i := range run.Records {
+		r, f := &run.Records[i], &run.Facts[i]
 		switch p := r.Payload.(type) {
 		case wire.Appended:
 			switch d := p.Event.Data.(type) {
@@ -33,7 +31,7 @@ func (x *situations) scanInputs(tr *trace.Trace) {
 					x.set(sitHeaderToolsMixed)
 				}
 			case session.ToolResult:
-				if wire.IsPendingResult(d.Text) {
+				if f.Result.Kind == tracemodel.Pending {
 					pending[p.Session+"/"+d.CallID] = true
 				}
 			case session.ToolCall:
@@ -51,43 +49,17 @@ func (x *situations) scanInputs(tr *trace.Trace) {
 				if bytes.Contains(f.Request, []byte("ecommended)")) {
 					x.set(sitRecommendedOption)
 				}
-			case wire.StreamItem:
-				if c, ok := open[f.StreamID]; ok {
-					waiting[c]--
-					delete(open, f.StreamID)
-				}
-			case wire.StreamEnd:
-				if c, ok := open[f.StreamID]; ok {
-					waiting[c]--
-					delete(open, f.StreamID)
-				}
-			}
-		case wire.OpenStream:
-			if p.Endpoint == wire.EndpointAttachWait {
-				open[p.StreamID] = r.Actor
-				waiting[r.Actor]++
-			}
-		case wire.LinkDown, wire.Reload:
-			for id, c := range open {
-				if c == r.Actor {
-					delete(open, id)
-				}
-			}
-			waiting[r.Actor] = 0
-		case wire.Direct:
-			if r.Kind == trace.In {
-				directs[p.ID] = p
 			}
 		case wire.DirectResult:
-			d, ok := directs[p.ID]
-			if !ok {
+			if f.Direct == nil {
 				continue
 			}
+			d := f.Direct.Cmd
 			code := ""
 			if p.Err != nil {
 				code = p.Err.Code
 			}
-			key := d.Session + "/" + jsonField(d.Body, "callId")
+			key := d.Session + "/" + f.Direct.CallID
 			switch {
 			case code == wire.DuplicateWait:
 				x.set(sitDuplicateAskTimed)
@@ -105,8 +77,8 @@ func (x *situations) scanInputs(tr *trace.Trace) {
 				}
 			}
 		case trace.Snapshot:
-			for c, n := range waiting {
-				if n > 0 && hasClient(p.Clients, c) {
+			for _, cs := range run.Client {
+				if cs.Waiting(i) && hasClient(p.Clients, cs.Client) {
 					x.set(sitProbeBeforeFrame)
 				}
 			}

@@ -23,6 +23,14 @@
 //     answer to "is this result pending, what answers does it carry"
 //     (wire.ReadPendingResult, wire.ReadAnswers), which the engine, the harness, the
 //     timeline and situation coverage share; imports_test.go enforces it.
+//   - Not the trace model: the timeline and situation coverage read a trace through one
+//     shared model (package tracemodel: calls, waits, claims, requests, connections,
+//     pending results, crash-cut voiding). The oracle deliberately does not: it keeps its
+//     own models of the same things, written from the requirements, and imports_test.go
+//     keeps it from reaching tracemodel. A misreading of the trace in that model (a claim
+//     that ends too late, a result wrongly taken for pending) would then skew a picture or
+//     a coverage count, but never also blind the judge that must catch the engine doing
+//     the same; and a change to the model for a picture's sake cannot change a verdict.
 //   - External hosts: the oracle relies only on the wire vocabulary (commands, effects,
 //     frames, client records) and the final HostState. Invariants that need an optional
 //     protocol feature say so in Invariant.Needs: WaitNote effects (INV-WAIT-LIFECYCLE, and

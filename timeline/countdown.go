@@ -6,6 +6,7 @@ import (
 
 	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/trace"
+	"github.com/twosettle/twosettle/tracemodel"
 )
 
 // Countdown states, as the countdown rows show them (docs/REQUIREMENTS.md CD-1..CD-6).
@@ -134,7 +135,7 @@ func (b *builder) probeCountdowns(i int, r trace.Record, clients []wire.ClientSt
 			if card.Countdown == nil || card.CallID == "" {
 				continue
 			}
-			c := b.known(card.Session, card.CallID)
+			c := b.knownAt(card.Session, card.CallID, i)
 			if c == nil {
 				continue
 			}
@@ -176,21 +177,16 @@ func (b *builder) probeCountdowns(i int, r trace.Record, clients []wire.ClientSt
 // clientRecord reads the records of a client's lane that move its countdowns.
 func (b *builder) clientRecord(i int, r trace.Record) {
 	b.skew[r.Actor] = r.ClientTime - r.Time
+	fact := &b.run.Facts[i]
 	switch r.Kind {
 	case trace.Out:
 		switch e := r.Payload.(type) {
-		case wire.OpenStream:
-			if e.Endpoint == wire.EndpointAttachWait {
-				if agent, callID := agentCall(e.Args); callID != "" {
-					b.cdStreams[r.Actor+"|"+e.StreamID] = b.call(agent, callID, r.Time, i)
-				}
-			}
 		case wire.SendResult:
 			if e.Outcome.Kind != wire.OutcomeRejected || e.Outcome.Error == nil || e.Outcome.Error.Code != wire.AskTimedOut {
 				return
 			}
-			if k, ok := b.events[e.EventID]; ok {
-				cd := b.countdownFor(r.Actor, b.calls[k])
+			if c := b.requestCall(fact.Request); c != nil {
+				cd := b.countdownFor(r.Actor, c)
 				cd.expired = append(cd.expired, point{kind: "cdexpired", t: r.Time, rec: i, text: "local expiry on " + r.Actor + " (ASK_TIMED_OUT)"})
 				cd.stop(i, r)
 			}
@@ -198,7 +194,7 @@ func (b *builder) clientRecord(i int, r trace.Record) {
 	case trace.In:
 		switch e := r.Payload.(type) {
 		case wire.FromHost:
-			b.clientFrame(i, r, e.Frame)
+			b.clientFrame(i, r, e.Frame, fact)
 		case wire.LinkDown, wire.Reload:
 			for _, cd := range b.m.countdowns {
 				if cd.client == r.Actor {
@@ -244,10 +240,26 @@ func (b *builder) clientRecord(i int, r trace.Record) {
 	}
 }
 
-func (b *builder) clientFrame(i int, r trace.Record, f wire.Frame) {
+// streamCall is the bar of the call a client's claim stream is on.
+func (b *builder) streamCall(s *tracemodel.ClientStream) *call {
+	if s == nil {
+		return nil
+	}
+	return b.callOf(s.Call)
+}
+
+// requestCall is the bar of the call a waterfall request's wait names.
+func (b *builder) requestCall(q *tracemodel.Request) *call {
+	if q == nil {
+		return nil
+	}
+	return b.callOf(q.Call)
+}
+
+func (b *builder) clientFrame(i int, r trace.Record, f wire.Frame, fact *tracemodel.Fact) {
 	switch f := f.(type) {
 	case wire.StreamItem:
-		c := b.cdStreams[r.Actor+"|"+f.StreamID]
+		c := b.streamCall(fact.ClientStream)
 		if c == nil {
 			return
 		}
@@ -272,18 +284,14 @@ func (b *builder) clientFrame(i int, r trace.Record, f wire.Frame) {
 		}
 		cd.open = false
 		cd.enter(cd.state(), i, r)
-	case wire.StreamEnd:
-		if c := b.cdStreams[r.Actor+"|"+f.StreamID]; c != nil {
-			b.countdownFor(r.Actor, c).stop(i, r)
-		}
-	case wire.StreamError:
-		if c := b.cdStreams[r.Actor+"|"+f.StreamID]; c != nil {
+	case wire.StreamEnd, wire.StreamError:
+		if c := b.streamCall(fact.ClientStream); c != nil {
 			b.countdownFor(r.Actor, c).stop(i, r)
 		}
 	case wire.Cancel:
-		if k, ok := b.events[f.EventID]; ok {
+		if c := b.requestCall(fact.Request); c != nil {
 			for _, cd := range b.m.countdowns {
-				if cd.client == r.Actor && cd.call == b.calls[k] {
+				if cd.client == r.Actor && cd.call == c {
 					cd.stop(i, r)
 				}
 			}

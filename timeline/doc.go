@@ -26,7 +26,11 @@
 //     picture with working links.
 //   - Deterministic: the same input gives byte-identical output (no map order, no clock).
 //
-// Messages (messages.go): a send record (a host's send-frame or reply, a client's
+// The calls, claims, marks, messages, faults and restarts drawn are the trace model's
+// (package tracemodel, docs/ARCHITECTURE.md §3): the picture adds only what is its own (the
+// lanes, the time axis and its breaks, the clients' local countdowns, the captions).
+//
+// Messages (tracemodel's Message): a send record (a host's send-frame or reply, a client's
 // $events/result, RPC, claim-stream open or cancel, dial) is paired first in first out
 // with the receive record of the same message (its client and frame text, rpc id or
 // stream id), or with the network's drop record that lost it. A delivered message is an
@@ -64,6 +68,6 @@
 // cancel, disconnect, a new generation, a restart). Long idle gaps of the time axis are
 // drawn as labelled breaks.
 //
-// Imports: the standard library, trace, engine/wire and engine/session (the record
-// vocabulary). Never sim, the harness or the engine's host and client (imports_test.go).
+// Imports: the standard library, trace, tracemodel, engine/wire and engine/session (the
+// record vocabulary). Never sim, the harness or the engine's host and client (imports_test.go).
 package timeline

@@ -10,6 +10,7 @@ import (
 	"github.com/twosettle/twosettle/harness"
 	"github.com/twosettle/twosettle/scenarios"
 	"github.com/twosettle/twosettle/trace"
+	"github.com/twosettle/twosettle/tracemodel"
 )
 
 // runFile runs a scenario (YAML text) through the harness, as simrun timeline does.
@@ -67,11 +68,11 @@ func checkArrows(t *testing.T, name string, tr *trace.Trace, inputs ...bool) {
 	m := build(tr)
 	from, to := map[int]int{}, map[int]int{}
 	for _, x := range m.msgs {
-		from[x.from]++
-		if x.to >= 0 {
-			to[x.to]++
-			if !x.lost && recs[x.to].Time < recs[x.from].Time {
-				t.Fatalf("%s: a message arrives before it left: %s -> %s", name, recs[x.from], recs[x.to])
+		from[x.From]++
+		if x.To >= 0 {
+			to[x.To]++
+			if !x.Lost && recs[x.To].Time < recs[x.From].Time {
+				t.Fatalf("%s: a message arrives before it left: %s -> %s", name, recs[x.From], recs[x.To])
 			}
 		}
 	}
@@ -102,16 +103,16 @@ func TestLostAndDelayedMessages(t *testing.T) {
 		m := build(r.Trace)
 		var lost, failure int
 		for _, x := range m.msgs {
-			if x.lost && x.kind == "result" && x.why == trace.WhyLost {
+			if x.Lost && x.Kind == "result" && x.Why == trace.WhyLost {
 				lost++
-				if r.Trace.Records[x.to].Kind != trace.Drop {
-					t.Fatalf("a lost message ends at %s", r.Trace.Records[x.to])
+				if r.Trace.Records[x.To].Kind != trace.Drop {
+					t.Fatalf("a lost message ends at %s", r.Trace.Records[x.To])
 				}
 			}
-			if x.kind == "failure" && !x.lost && x.to >= 0 {
+			if x.Kind == "failure" && !x.Lost && x.To >= 0 {
 				failure++
-				if r.Trace.Records[x.from].Actor != trace.ActorNet || !strings.Contains(r.Trace.Records[x.to].String(), "net/failed") {
-					t.Fatalf("failure from %s to %s", r.Trace.Records[x.from], r.Trace.Records[x.to])
+				if r.Trace.Records[x.From].Actor != trace.ActorNet || !strings.Contains(r.Trace.Records[x.To].String(), "net/failed") {
+					t.Fatalf("failure from %s to %s", r.Trace.Records[x.From], r.Trace.Records[x.To])
 				}
 			}
 		}
@@ -140,13 +141,13 @@ steps:
 `
 		r := runFile(t, "delayed-result", y, "")
 		m := build(r.Trace)
-		var delayed []message
+		var delayed []tracemodel.Message
 		for _, x := range m.msgs {
-			if x.delayed {
+			if x.Delayed {
 				delayed = append(delayed, x)
 			}
 		}
-		if len(delayed) != 1 || delayed[0].kind != "result" || delayed[0].latency != 810 {
+		if len(delayed) != 1 || delayed[0].Kind != "result" || delayed[0].Latency != 810 {
 			t.Fatalf("delayed %+v\n%s", delayed, r.Transcript)
 		}
 		pg := string(Render(Input{Scenario: "x", Trace: r.Trace}))
@@ -157,8 +158,8 @@ steps:
 	t.Run("a client's configured slow HTTP link is its usual latency, not a delay", func(t *testing.T) {
 		m := build(library(t, "card-resubmit-after-work-continued").Trace) // a: http 2s
 		for _, x := range m.msgs {
-			if x.delayed {
-				t.Fatalf("%s %s marked delayed (%dms)", x.kind, x.dest, x.latency)
+			if x.Delayed {
+				t.Fatalf("%s %s marked delayed (%dms)", x.Kind, x.Dest, x.Latency)
 			}
 		}
 	})

@@ -4,6 +4,7 @@ import (
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/trace"
+	"github.com/twosettle/twosettle/tracemodel"
 )
 
 // relations are the keys that tie records together for "what did this cause": the
@@ -32,8 +33,8 @@ func relations(recs []trace.Record, b *builder) [][]string {
 		}
 		ev := func(id string) {
 			add("ev:" + id)
-			if k, ok := b.events[id]; ok {
-				add("call:" + k)
+			if q := b.run.Request(id); q != nil && q.Call != nil {
+				add("call:" + q.Call.Key())
 			}
 		}
 		stream := func(client, id string) {
@@ -44,7 +45,7 @@ func relations(recs []trace.Record, b *builder) [][]string {
 			}
 		}
 		claim := func(client, id string, args []byte) {
-			if agent, callID := agentCall(args); callID != "" {
+			if agent, callID := tracemodel.AgentCall(args); callID != "" {
 				streamCall["stream:"+client+"/"+id] = "call:" + agent + "/" + callID
 			}
 			stream(client, id)
@@ -105,7 +106,7 @@ func relations(recs []trace.Record, b *builder) [][]string {
 			add("rpc:" + e.Client + "/" + e.RPCID)
 		case wire.Call:
 			add("rpc:" + e.Client + "/" + e.RPCID)
-			if agent, callID := agentCall(e.Args); callID != "" {
+			if agent, callID := tracemodel.AgentCall(e.Args); callID != "" {
 				add("call:" + agent + "/" + callID)
 			}
 		case wire.FromHost:
@@ -121,7 +122,7 @@ func relations(recs []trace.Record, b *builder) [][]string {
 			add("rpc:" + r.Actor + "/" + e.RPCID)
 		case wire.SendCall:
 			add("rpc:" + r.Actor + "/" + e.RPCID)
-			if agent, callID := agentCall(e.Args); callID != "" {
+			if agent, callID := tracemodel.AgentCall(e.Args); callID != "" {
 				add("call:" + agent + "/" + callID)
 			}
 		case wire.User:

@@ -656,54 +656,54 @@ func (p *page) shape(k trace.Kind, title string) {
 func (p *page) messages(r *run) {
 	p.w("<g class=\"msgs\">\n")
 	for _, m := range r.m.msgs {
-		from, ok := r.markXY[m.from]
+		from, ok := r.markXY[m.From]
 		if !ok {
 			continue
 		}
-		destY, ok := r.laneCenter(m.dest)
+		destY, ok := r.laneCenter(m.Dest)
 		if !ok {
 			continue
 		}
-		send := r.tr.Records[m.from]
-		cls := "msg " + m.kind
+		send := r.tr.Records[m.From]
+		cls := "msg " + m.Kind
 		var x2, y2 float64
 		var title string
 		switch {
-		case m.to < 0:
+		case m.To < 0:
 			cls += " inflight"
 			x2, y2 = p.ax.x(r.m.end)+p.ax.step*2, from[1]+(destY-from[1])*0.5
-			title = m.kind + " to " + m.dest + ": still in flight at the end of the run\n" + send.String()
-		case m.lost:
+			title = m.Kind + " to " + m.Dest + ": still in flight at the end of the run\n" + send.String()
+		case m.Lost:
 			cls += " lost"
-			drop := r.tr.Records[m.to]
-			x2, y2 = r.markXY[m.to][0], from[1]+(destY-from[1])*0.6
-			title = m.kind + " to " + m.dest + " lost (" + m.why + ") after " + fmtMs(drop.Time-send.Time) + "\n" + send.String() + "\n" + drop.String()
+			drop := r.tr.Records[m.To]
+			x2, y2 = r.markXY[m.To][0], from[1]+(destY-from[1])*0.6
+			title = m.Kind + " to " + m.Dest + " lost (" + m.Why + ") after " + fmtMs(drop.Time-send.Time) + "\n" + send.String() + "\n" + drop.String()
 		default:
-			to := r.markXY[m.to]
+			to := r.markXY[m.To]
 			x2, y2 = to[0], to[1]
-			if m.delayed {
+			if m.Delayed {
 				cls += " delayed"
 			}
-			title = m.kind + " to " + m.dest + " in " + fmtMs(m.latency)
-			if m.delayed {
+			title = m.Kind + " to " + m.Dest + " in " + fmtMs(m.Latency)
+			if m.Delayed {
 				title += " (delayed: far slower than this link's usual latency)"
 			}
-			title += "\n" + send.String() + "\n" + r.line(m.to)
+			title += "\n" + send.String() + "\n" + r.line(m.To)
 		}
-		id := r.id(m.from)
-		p.w("<g class=\"m-", m.kind, "\">")
+		id := r.id(m.From)
+		p.w("<g class=\"m-", m.Kind, "\">")
 		p.w("<line class=\"", cls, "\" data-r=\"", id, "\" data-x=\"", f1(from[0]), "\" data-x2=\"", f1(x2), "\" x1=\"", f1(from[0]), "\" y1=\"", f1(from[1]),
 			"\" x2=\"", f1(x2), "\" y2=\"", f1(y2), "\"")
-		if !m.lost {
+		if !m.Lost {
 			p.w(" marker-end=\"url(#ah)\"")
 		}
 		p.w("><title>", esc(title), "</title></line>\n")
-		if m.lost {
-			p.w("<g class=\"lostx\" data-r=\"", r.id(m.to), "\" data-x=\"", f1(x2), "\" data-y=\"", f1(y2), "\" transform=\"translate(", f1(x2), ",", f1(y2), ")\"><path d=\"M-4 -4L4 4M4 -4L-4 4\"/><title>", esc(title), "</title></g>\n")
+		if m.Lost {
+			p.w("<g class=\"lostx\" data-r=\"", r.id(m.To), "\" data-x=\"", f1(x2), "\" data-y=\"", f1(y2), "\" transform=\"translate(", f1(x2), ",", f1(y2), ")\"><path d=\"M-4 -4L4 4M4 -4L-4 4\"/><title>", esc(title), "</title></g>\n")
 		}
-		if m.delayed {
+		if m.Delayed {
 			mx := (from[0] + x2) / 2
-			p.w("<text class=\"dly\" data-x=\"", f1(mx), "\" x=\"", f1(mx), "\" y=\"", f1((from[1]+y2)/2-3), "\" text-anchor=\"middle\">", esc(fmtMs(m.latency)), "</text>\n")
+			p.w("<text class=\"dly\" data-x=\"", f1(mx), "\" x=\"", f1(mx), "\" y=\"", f1((from[1]+y2)/2-3), "\" text-anchor=\"middle\">", esc(fmtMs(m.Latency)), "</text>\n")
 		}
 		p.w("</g>\n")
 	}
@@ -952,9 +952,9 @@ func (p *page) records(r *run) {
 	}
 	partners := map[int][]string{}
 	for _, m := range r.m.msgs {
-		if m.to >= 0 {
-			partners[m.from] = append(partners[m.from], r.id(m.to))
-			partners[m.to] = append(partners[m.to], r.id(m.from))
+		if m.To >= 0 {
+			partners[m.From] = append(partners[m.From], r.id(m.To))
+			partners[m.To] = append(partners[m.To], r.id(m.From))
 		}
 	}
 	p.w("<h2 style=\"font-size:15px\">", head, "</h2>\n<div class=\"records\">")

@@ -1,4 +1,4 @@
-package timeline
+package tracemodel
 
 import (
 	"sort"
@@ -8,17 +8,22 @@ import (
 	"github.com/twosettle/twosettle/trace"
 )
 
-// message is one message between two lanes, drawn as an arrow from its send record to
-// its receive record (Lamport style), or to the network's drop record that lost it.
-type message struct {
-	kind    string // delivery, frame, cancel, result, rpc, reply, failure, claim, release, connect
-	from    int    // record index of the send (a net drop for a failure the network made)
-	to      int    // record index of the receive or of the drop; -1: still in flight at the end
-	dest    string // the receiving actor
-	lost    bool   // the network lost or discarded it (to is the drop record)
-	why     string // the drop's reason
-	latency int64  // receive time - send time
-	delayed bool   // much slower than its link's usual latency
+// Message is one message between two actors: its send record paired with its receive
+// record, or with the network's drop record that lost it. A send record (a host's
+// send-frame or reply, a client's result, RPC, claim-stream open or cancel, dial) is
+// paired first in first out with the receive record of the same message (its client and
+// frame text, rpc id or stream id): the network keeps each link in order. A lost HTTP
+// message continues as the network's failure to the client; one still in flight at the
+// end of the run has To -1.
+type Message struct {
+	Kind    string // delivery, frame, cancel, result, rpc, reply, failure, claim, release, connect
+	From    int    // record index of the send (a net drop for a failure the network made)
+	To      int    // record index of the receive or of the drop; -1: still in flight at the end
+	Dest    string // the receiving actor
+	Lost    bool   // the network lost or discarded it (To is the drop record)
+	Why     string // the drop's reason
+	Latency int64  // receive time - send time
+	Delayed bool   // much slower than its link's usual latency
 }
 
 // pendingMsg is a sent message waiting for its receive or drop record.
@@ -34,7 +39,7 @@ type pendingMsg struct {
 type matcher struct {
 	queues map[string][]pendingMsg
 	order  []string // keys in first-use order (deterministic in-flight listing)
-	msgs   []message
+	msgs   []Message
 }
 
 func (m *matcher) send(key, kind string, rec int, dest string) {
@@ -59,7 +64,7 @@ func (m *matcher) take(key string) (pendingMsg, bool) {
 }
 
 // messages pairs every message of the trace.
-func messages(recs []trace.Record) []message {
+func messages(recs []trace.Record) []Message {
 	m := &matcher{queues: map[string][]pendingMsg{}}
 	for i, r := range recs {
 		switch r.Kind {
@@ -70,14 +75,14 @@ func messages(recs []trace.Record) []message {
 		case trace.In:
 			if key := receivedKey(r.Actor, r.Payload); key != "" {
 				if p, ok := m.take(key); ok {
-					m.msgs = append(m.msgs, message{kind: p.kind, from: p.rec, to: i, dest: r.Actor, latency: r.Time - recs[p.rec].Time})
+					m.msgs = append(m.msgs, Message{Kind: p.kind, From: p.rec, To: i, Dest: r.Actor, Latency: r.Time - recs[p.rec].Time})
 				}
 			}
 		case trace.Reject:
 			if rj, ok := r.Payload.(trace.Rejected); ok {
 				if key := receivedKey(r.Actor, rj.Input); key != "" {
 					if p, ok := m.take(key); ok {
-						m.msgs = append(m.msgs, message{kind: p.kind, from: p.rec, to: i, dest: r.Actor, latency: r.Time - recs[p.rec].Time})
+						m.msgs = append(m.msgs, Message{Kind: p.kind, From: p.rec, To: i, Dest: r.Actor, Latency: r.Time - recs[p.rec].Time})
 					}
 				}
 			}
@@ -94,7 +99,7 @@ func messages(recs []trace.Record) []message {
 			if !ok {
 				continue
 			}
-			m.msgs = append(m.msgs, message{kind: p.kind, from: p.rec, to: i, dest: p.dest, lost: true, why: d.Why})
+			m.msgs = append(m.msgs, Message{Kind: p.kind, From: p.rec, To: i, Dest: p.dest, Lost: true, Why: d.Why})
 			if d.Why == trace.WhyLost && (key[0] == 'q' || key[0] == 'h') {
 				// HTTP has no silent loss: the client gets a failure from the network
 				m.send("h|"+client+"|"+key[len("h|"+client+"|"):], "failure", i, client)
@@ -104,11 +109,11 @@ func messages(recs []trace.Record) []message {
 	for _, k := range m.order {
 		for _, p := range m.queues[k] {
 			if p.kind != "connect" {
-				m.msgs = append(m.msgs, message{kind: p.kind, from: p.rec, to: -1, dest: p.dest})
+				m.msgs = append(m.msgs, Message{Kind: p.kind, From: p.rec, To: -1, Dest: p.dest})
 			}
 		}
 	}
-	sort.SliceStable(m.msgs, func(i, j int) bool { return m.msgs[i].from < m.msgs[j].from })
+	sort.SliceStable(m.msgs, func(i, j int) bool { return m.msgs[i].From < m.msgs[j].From })
 	markDelayed(recs, m.msgs)
 	return m.msgs
 }
@@ -119,23 +124,23 @@ func messages(recs []trace.Record) []message {
 // a slow draw far from the usual. A client's configured latency is its usual, so a slow
 // HTTP link is not "delayed" throughout. Never a connect, whose latency includes the
 // client's reconnect backoff.
-func markDelayed(recs []trace.Record, msgs []message) {
-	link := func(x message) string {
-		client := x.dest
-		if x.dest == trace.ActorHost {
-			client = recs[x.from].Actor
+func markDelayed(recs []trace.Record, msgs []Message) {
+	link := func(x Message) string {
+		client := x.Dest
+		if x.Dest == trace.ActorHost {
+			client = recs[x.From].Actor
 		}
-		switch x.kind {
+		switch x.Kind {
 		case "result", "rpc", "reply", "failure":
 			return "http|" + client
 		}
 		return "mux|" + client
 	}
-	counted := func(x message) bool { return !x.lost && x.to >= 0 && x.kind != "connect" }
+	counted := func(x Message) bool { return !x.Lost && x.To >= 0 && x.Kind != "connect" }
 	byLink := map[string][]int64{}
 	for _, x := range msgs {
 		if counted(x) {
-			byLink[link(x)] = append(byLink[link(x)], x.latency)
+			byLink[link(x)] = append(byLink[link(x)], x.Latency)
 		}
 	}
 	median := map[string]int64{}
@@ -148,7 +153,7 @@ func markDelayed(recs []trace.Record, msgs []message) {
 		x := &msgs[i]
 		if counted(*x) {
 			md := median[link(*x)]
-			x.delayed = x.latency >= 2*md && x.latency >= md+100
+			x.Delayed = x.Latency >= 2*md && x.Latency >= md+100
 		}
 	}
 }

@@ -1,0 +1,65 @@
+package tracemodel
+
+import (
+	"github.com/twosettle/twosettle/engine/wire"
+	"github.com/twosettle/twosettle/trace"
+)
+
+// Request is one waterfall event the host delivered (a user-questions/request), keyed
+// by its event id: the call its wait names (nil for a request without a wait call id),
+// the deliveries to clients and the clients' outcomes.
+type Request struct {
+	EventID    string
+	Agent      string
+	Call       *Call
+	Deliveries []Delivery
+	Outcomes   []int // the host's event-result records, in order
+
+	read      bool // its payload was read (once: replays carry the same)
+	waitCall  string
+	questions []wire.Question
+}
+
+// Delivery is one send of the request to a client's generation.
+type Delivery struct {
+	Client string
+	Gen    int
+	Rec    int
+}
+
+// Direct is one direct call of the question service (ask, askTimed, answer) and its
+// result.
+type Direct struct {
+	Cmd    wire.Direct
+	CallID string // the body's callId (for an ask, its wait's callId when it has one)
+	Call   *Call  // the call it asks or answers (nil: an answer for a call not seen)
+	Rec    int
+	Result int // the direct-result record; -1: none
+	Err    *wire.Error
+	Value  []byte
+}
+
+// RPC is one HTTP call of a client to the host (the host's Call command) and its reply.
+type RPC struct {
+	Client, RPCID, Endpoint string
+	Gen                     int
+	Agent, CallID           string // its args' agentId and callId
+	Call                    *Call  // the question call those name, when known then
+	Rec                     int
+	Reply                   int // the host's reply record; -1: none
+	Envelope                wire.Envelope
+}
+
+// Fault is an injected fault's record.
+type Fault struct {
+	Rec      int
+	Injected trace.Injected
+}
+
+// Restart is a host restart: Crash when a crash fault was recorded just before it (at
+// the same instant), CutAfter the effects of the Apply before it that happened (-1: all).
+type Restart struct {
+	Rec      int
+	Crash    bool
+	CutAfter int
+}

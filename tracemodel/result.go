@@ -1,0 +1,50 @@
+package tracemodel
+
+import "github.com/twosettle/twosettle/engine/wire"
+
+// ResultKind is how a question call's result came out.
+type ResultKind uint8
+
+// Result kinds.
+const (
+	// Answered: the result carries the user's answers (or a service answer()'s value).
+	Answered ResultKind = iota + 1
+	// Pending: the timed wait ran out; the question stays answerable (a pending result).
+	Pending
+	// Failed: an error result.
+	Failed
+)
+
+var resultNames = [...]string{Answered: "answered", Pending: "pending", Failed: "failed"}
+
+func (k ResultKind) String() string {
+	if int(k) < len(resultNames) && resultNames[k] != "" {
+		return resultNames[k]
+	}
+	return "none"
+}
+
+// Result is a tool result, a run_code sub-call's dispatch result or a direct service
+// call's result, as the model reads it.
+type Result struct {
+	Kind ResultKind
+	Code string // the error code of a failed result
+}
+
+// ReadResult classifies a result: failed when isError, else pending when its text is
+// pending (IsPending), else answered.
+func ReadResult(text string, isError bool, code string) Result {
+	switch {
+	case isError:
+		return Result{Kind: Failed, Code: code}
+	case IsPending(text):
+		return Result{Kind: Pending}
+	}
+	return Result{Kind: Answered}
+}
+
+// IsPending reports whether a result text is a pending result: a JSON object whose
+// pending member (the last one, as JavaScript's JSON.parse keeps) is true. callId is not
+// required (the projection's loose test, docs/PEER.md §5.2 and §8.6). It is the engine's one answer,
+// wire.IsPendingResult.
+func IsPending(text string) bool { return wire.IsPendingResult(text) }
