@@ -56,6 +56,8 @@ type Checker struct {
 
 	restarts    int            // host restarts so far
 	handClaimed map[fgKey]bool // calls whose reply a ClaimReply command claimed by hand
+
+	liveAgents map[string]bool // Sessions whose agent is live (INV-TIMED-NEEDS-LIVE-AGENT's model)
 }
 
 // timedHeader classifies a header's tools once per distinct JSON (hosts repeat theirs).
@@ -132,6 +134,8 @@ type applyCtx struct {
 
 	// an AppendEvent Apply: its event was appended (the scenario's, not the host's own)
 	scripted bool
+
+	claimEnds []*stream // claim streams the host ended in this Apply (INV-CLAIM-END-IGNORED)
 }
 
 type replyInsert struct {
@@ -161,6 +165,7 @@ func (c *Checker) reset(t *trace.Trace) {
 	c.accepted = c.accepted[:0]
 	c.restarts = 0
 	c.handClaimed = map[fgKey]bool{}
+	c.liveAgents = map[string]bool{}
 	c.clients = map[string]*clientModel{}
 	c.ap = applyCtx{}
 	if c.asks == nil {
@@ -314,7 +319,7 @@ func (c *Checker) beginApply(i int, cmd wire.Command) {
 	ap := &c.ap
 	*ap = applyCtx{on: true, idx: i, now: r.Time, cmd: cmd, limit: -1,
 		replyInserts: ap.replyInserts[:0], finished: ap.finished[:0], fresh: ap.fresh[:0],
-		results: ap.results[:0], replayed: ap.replayed[:0], aborted: ap.aborted[:0]}
+		results: ap.results[:0], replayed: ap.replayed[:0], aborted: ap.aborted[:0], claimEnds: ap.claimEnds[:0]}
 	ap.end = len(c.recs)
 	for j := i + 1; j < len(c.recs); j++ {
 		if isHostApply(&c.recs[j]) {
@@ -326,6 +331,7 @@ func (c *Checker) beginApply(i int, cmd wire.Command) {
 		}
 	}
 	c.waitsAtCommand(i)
+	c.agentsAtCommand(cmd)
 	switch x := cmd.(type) {
 	case wire.OpenSession:
 		c.openSession(x)
@@ -604,6 +610,7 @@ func (c *Checker) restartSplit(i int) int {
 // is gone, and the next events of each Session must be its repair closers.
 func (c *Checker) restart(i int) {
 	c.restarts++
+	clear(c.liveAgents) // every agent is gone with the host; a resume enters a new one
 	now := c.recs[i].Time
 	for _, s := range c.sessOrder {
 		durable := s.persisted
@@ -673,6 +680,7 @@ func (c *Checker) endApply() {
 		// a crash cut this Apply: its "by the end of the Apply" obligations never came due
 		c.gatewayEndApply()
 		c.waitsEndApply()
+		c.claimEndIgnored()
 	}
 	c.ap.on = false
 }

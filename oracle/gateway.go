@@ -358,6 +358,9 @@ func (c *Checker) frame(i int, x wire.SendFrame) {
 			break
 		}
 		c.endStream(sk, i, false)
+		if _, ok := f.(wire.StreamEnd); ok {
+			c.hostEndedClaim(c.streams[sk])
+		}
 	case wire.SessionUpdate:
 		c.sessionUpdate(i, f)
 	}

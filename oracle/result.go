@@ -19,10 +19,12 @@ const (
 type fgResult struct {
 	kind    int
 	code    string
+	name    string // the error name a tool result keeps (TOOL-9)
 	isError bool
 	answers []wire.AnswerItem
 	text    string
 	direct  bool
+	err     *wire.Error // a direct call's error
 }
 
 func (r fgResult) String() string {
@@ -43,7 +45,7 @@ func (r fgResult) String() string {
 }
 
 func classifyText(text string, isError bool, err session.ErrorInfo) fgResult {
-	r := fgResult{text: text, isError: isError, code: err.Code}
+	r := fgResult{text: text, isError: isError, code: err.Code, name: err.Name}
 	switch {
 	case err.Code == session.ToolOutcomeUnknown:
 		r.kind = resRepair
@@ -86,6 +88,7 @@ func (c *Checker) directResult(i int, x wire.DirectResult) {
 	}
 	delete(c.directs, x.ID)
 	c.serviceContract(i, d, x)
+	c.timedNeedsLiveAgentDirect(i, d, x)
 	if d.stale && (x.Err == nil || x.Value != nil) {
 		c.fail(invCallerRootOnly, i, "direct "+d.op+" by a caller that is not the live root ("+d.agent+") succeeded", d.rec)
 	}
@@ -118,7 +121,7 @@ func (c *Checker) directResult(i int, x wire.DirectResult) {
 	r := fgResult{direct: true}
 	switch {
 	case x.Err != nil:
-		r.kind, r.code, r.isError = resError, x.Err.Code, true
+		r.kind, r.code, r.isError, r.name, r.err = resError, x.Err.Code, true, x.Err.Name, x.Err
 	case isPending(string(x.Value)):
 		r.kind, r.text = resPending, string(x.Value)
 	default:
@@ -165,6 +168,9 @@ func (c *Checker) foregroundResult(fg *foreground, r fgResult, rec int) {
 	if s != nil && s.childLive && fg.kind != fgDirect && r.kind != resError {
 		c.fail(invCallerRootOnly, rec, name+": a child owned by live "+s.owner+" got "+r.String()+" instead of failing", fg.startRec)
 	}
+	c.timedNeedsLiveAgent(fg, r, rec)
+	c.toolErrorShape(fg, r, rec)
+	c.rejectionRestored(fg, r, rec)
 
 	// INV-PENDING-SHAPE
 	if r.kind == resPending {

@@ -72,12 +72,15 @@ type foreground struct {
 	noteClaims                         int
 	noteDeadline                       int64
 	noteRec                            int
+
+	liveAgent bool // its Session's agent was live when it started (INV-TIMED-NEEDS-LIVE-AGENT)
 }
 
 func (c *Checker) newForeground(key fgKey, kind, rec int) *foreground {
 	fg := &foreground{key: key, kind: kind, startRec: rec, start: c.recs[rec].Time, releaseRec: -1,
 		parentAbortRec: -1, endRec: -1, waitEndRec: -1, expiryRec: -1, resultRec: -1, noteRec: -1}
 	fg.unclaimedSince = fg.start
+	fg.liveAgent = c.liveAgents[key.session]
 	for _, cn := range c.conns {
 		if cn.connected {
 			fg.connectedAt++
