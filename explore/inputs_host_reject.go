@@ -21,21 +21,25 @@ var foreignRejections = []string{
 
 // hostRejections injects, below the reference client, one rejection of a delivery while
 // its request may still be pending (issue 12, ASK-5): a client rejects event eK, K the
-// place of a call among the model's asks (event ids follow the host's deliveries, so the
-// guess may name another request, which is as good an input). Drawn after every other
-// input, so the rest of a seed's scenario is what it would be without it.
+// place of a blocking call (no deadline) among the model's asks (event ids follow the
+// host's deliveries, so the guess may name another request, which is as good an input).
+// Timed calls are left alone so that they still go continued for the late-answer paths
+// other mutants live in. Drawn after every other input, so the rest of a seed's scenario
+// is what it would be without it.
 func (g *gen) hostRejections() {
 	r := g.r
-	if len(g.clients) == 0 || len(g.calls) == 0 || !chance(r, 12) {
+	var blocking []int // calls with no deadline: a timed call is left to go continued
+	for k, c := range g.calls {
+		if c.timeoutMs < 0 {
+			blocking = append(blocking, k)
+		}
+	}
+	if len(g.clients) == 0 || len(blocking) == 0 || !chance(r, 25) {
 		return
 	}
-	k := r.IntN(len(g.calls))
+	k := pick(r, blocking)
 	c := g.calls[k]
 	cl := pick(r, g.clients)
-	window := int64(3000)
-	if c.timeoutMs > 0 && c.timeoutMs < window {
-		window = c.timeoutMs
-	}
-	at := c.at + scenarios.Duration(between(r, 20, window))
+	at := c.at + scenarios.Duration(between(r, 20, 3000))
 	g.add(at, scenarios.Step{Inject: &scenarios.Inject{Client: cl.name, Event: "e" + strconv.Itoa(k+1), Rejected: pick(r, foreignRejections)}})
 }
