@@ -420,7 +420,8 @@ var catalogue = [numInvariants]Invariant{
 			"host expiry, a turn abort, an unload) or its client no longer holds the request: by the end of that Apply " +
 			"the request is finished at that client, so the rejection the client's listener sends when its claim " +
 			"stream ends before it answered (\"the foreground question wait ended\") finds nothing to settle and is " +
-			"ignored. A client's own cancel, a disconnect and a restart end streams by command and are not the host's.",
+			"ignored. A client's own cancel, a disconnect and a restart end streams by command and are not the host's. " +
+			"The host's half of CLAIM-6: the client's listener ending is covered by engine/client's CLAIM-6 tests.",
 	},
 }
 
