@@ -86,6 +86,7 @@ const (
 	sitProbeContinuedCard
 	sitProbeQueuedReply
 	sitReaskContinued
+	sitForeignRejection
 	numSituations
 )
 
@@ -149,6 +150,7 @@ var situationList = [numSituations]Situation{
 	sitProbeContinuedCard:       {"probe-continued-card", "a probe saw a continued card (CARD-9, ROW-1)"},
 	sitProbeQueuedReply:         {"probe-reservation-held", "a probe saw the host hold a reservation (LATE-6)"},
 	sitReaskContinued:           {"reask-continued-call", "a call id whose result was pending was asked again (PROJ-3) and its card got a waterfall beside the RPC (CARD-4)"},
+	sitForeignRejection:         {"foreign-rejection-restored", "a rejection no reference client sends (a plain error, a UserQuestionError with no code or a code of its own) settled a call (ASK-5)"},
 }
 
 var crashSituation = map[string]int{
@@ -343,6 +345,7 @@ func (x *situations) scan(tr *trace.Trace, s *scenarios.Scenario) Reached {
 		}
 	}
 	x.scanInputs(run)
+	x.scanHost(tr)
 	x.run = nil
 	return x.hit
 }

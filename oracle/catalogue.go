@@ -72,6 +72,10 @@ const (
 	invClientRows
 	invClientNodes
 	invServiceContract
+	invTimedNeedsLiveAgent
+	invToolErrorShape
+	invRejectionRestored
+	invClaimEndIgnored
 	numInvariants
 )
 
@@ -382,6 +386,42 @@ var catalogue = [numInvariants]Invariant{
 			"option label of its question, or has no detail, fails BAD_INTENT; the Session's live root (a runtime root, " +
 			"or a disposed owner's child back as a root) is never refused CALLER_NOT_LIVE or DELEGATED_CALLER; askTimed " +
 			"forwards its request with wait {callId, timed: true}.",
+	},
+	invTimedNeedsLiveAgent: {
+		Name: "INV-TIMED-NEEDS-LIVE-AGENT", Kind: KindSafety, Guards: []string{"TOOL-6"},
+		Doc: "The timed path needs a live agent, and only the lack of one fails a call for that reason: the oracle " +
+			"models which Session has a live agent from the trace (an accepted open or fork, a turn the host starts, a " +
+			"direct call the host runs for the live agent enter it; a session close and a restart dispose it). A tool " +
+			"call or run_code sub-call made while its Session's agent is live never fails \"timed questions require a " +
+			"live agent\"; one made while it is not never returns pending; a direct askTimed with no agent or a stale " +
+			"instance fails with an error, never a value.",
+	},
+	invToolErrorShape: {
+		Name: "INV-TOOL-ERROR-SHAPE", Kind: KindSafety, Guards: []string{"TOOL-9", "TOOL-3", "TOOL-5", "CALLER-2"},
+		Doc: "Every failure of ask_user_question (a tool result or a run_code sub-call's dispatch) that the tool or the " +
+			"service made reaches the model as an error whose text is \"Error: \" and the message, keeping {name, code} " +
+			"for a service error (name UserQuestionError, a code) and neither for the tool's own validation failures; " +
+			"where the cause is known the exact text of docs/PEER.md §10 is required: an invalid timeout, a repeated " +
+			"question id (plain, no code), a child owned by a live agent (UserQuestionError/DELEGATED_CALLER). The " +
+			"runtime's own results (TOOL_ABORTED, TOOL_ABORTED_BEFORE_DISPATCH, TOOL_OUTCOME_UNKNOWN) are not the tool's.",
+	},
+	invRejectionRestored: {
+		Name: "INV-REJECTION-RESTORED", Kind: KindSafety, Guards: []string{"ASK-5", "TOOL-9"},
+		Doc: "A winning client rejection is restored as the service says: {name: UserQuestionError, code, message} is " +
+			"that domain error (the tool result keeps {UserQuestionError, code} and the text \"Error: <message>\", a " +
+			"direct call fails with exactly that error), also when the call's signal aborted with it; a rejection of " +
+			"another shape becomes ASK_ABORTED when the call's signal had aborted, and otherwise propagates unchanged " +
+			"(a plain tool error with its message and no {name, code}). Under askTimed only ASK_TIMED_OUT is mapped " +
+			"further (to pending, INV-TIMED-RESULT-MAPPING).",
+	},
+	invClaimEndIgnored: {
+		Name: "INV-CLAIM-END-IGNORED", Kind: KindSafety, Guards: []string{"CLAIM-6", "CLAIM-3", "WAIT-4"},
+		Doc: "The host ends a claim stream that yielded its frame only when the claim's wait ends (its call's result, " +
+			"host expiry, a turn abort, an unload) or its client no longer holds the request: by the end of that Apply " +
+			"the request is finished at that client, so the rejection the client's listener sends when its claim " +
+			"stream ends before it answered (\"the foreground question wait ended\") finds nothing to settle and is " +
+			"ignored. A client's own cancel, a disconnect and a restart end streams by command and are not the host's. " +
+			"The host's half of CLAIM-6: the client's listener ending is covered by engine/client's CLAIM-6 tests.",
 	},
 }
 

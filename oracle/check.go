@@ -57,6 +57,8 @@ type Checker struct {
 
 	restarts    int            // host restarts so far
 	handClaimed map[fgKey]bool // calls whose reply a ClaimReply command claimed by hand
+
+	liveAgents map[string]bool // Sessions whose agent is live (INV-TIMED-NEEDS-LIVE-AGENT's model)
 }
 
 // timedHeader classifies a header's tools once per distinct JSON (hosts repeat theirs).
@@ -133,6 +135,8 @@ type applyCtx struct {
 
 	// an AppendEvent Apply: its event was appended (the scenario's, not the host's own)
 	scripted bool
+
+	claimEnds []*stream // claim streams the host ended in this Apply (INV-CLAIM-END-IGNORED)
 }
 
 type replyInsert struct {
@@ -163,6 +167,7 @@ func (c *Checker) reset(t *trace.Trace) {
 	c.accepted = c.accepted[:0]
 	c.restarts = 0
 	c.handClaimed = map[fgKey]bool{}
+	c.liveAgents = map[string]bool{}
 	c.clients = map[string]*clientModel{}
 	c.ap = applyCtx{}
 	if c.asks == nil {
@@ -316,7 +321,7 @@ func (c *Checker) beginApply(i int, cmd wire.Command) {
 	ap := &c.ap
 	*ap = applyCtx{on: true, idx: i, now: r.Time, cmd: cmd, limit: -1,
 		replyInserts: ap.replyInserts[:0], finished: ap.finished[:0], fresh: ap.fresh[:0],
-		results: ap.results[:0], replayed: ap.replayed[:0], aborted: ap.aborted[:0]}
+		results: ap.results[:0], replayed: ap.replayed[:0], aborted: ap.aborted[:0], claimEnds: ap.claimEnds[:0]}
 	ap.end = len(c.recs)
 	for j := i + 1; j < len(c.recs); j++ {
 		if isHostApply(&c.recs[j]) {
@@ -328,6 +333,7 @@ func (c *Checker) beginApply(i int, cmd wire.Command) {
 		}
 	}
 	c.waitsAtCommand(i)
+	c.agentsAtCommand(cmd)
 	switch x := cmd.(type) {
 	case wire.OpenSession:
 		c.openSession(x)
@@ -439,24 +445,8 @@ func (c *Checker) appended(i int, x wire.Appended) {
 	if e.Seq < len(s.log) && e.Seq < s.inherited && eventEqual(s.log[e.Seq], e) {
 		return // a re-report of an inherited event
 	}
-	if e.Seq != len(s.log) && c.on(invLogSeq) {
-		c.fail(invLogSeq, i, s.id+": appended seq "+strconv.Itoa(e.Seq)+" but the log has "+strconv.Itoa(len(s.log))+" events", s.lastRec())
-	}
-	if e.Time > now {
-		c.fail(invLogSeq, i, s.id+": event #"+strconv.Itoa(e.Seq)+" carries time "+strconv.FormatInt(e.Time, 10)+" after the host clock "+strconv.FormatInt(now, 10))
-	} else if len(s.log) > 0 && e.Time < s.log[len(s.log)-1].Time {
-		c.fail(invLogSeq, i, s.id+": event #"+strconv.Itoa(e.Seq)+" time "+strconv.FormatInt(e.Time, 10)+" goes back from "+strconv.FormatInt(s.log[len(s.log)-1].Time, 10), s.lastRec())
-	}
-	if len(s.closers) > 0 {
-		want := s.closers[0]
-		if !dataEqual(want, e.Data) || e.Time != s.closerTime {
-			c.fail(invRestartPrefix, i, s.id+": after the restart the next event must be the repair closer "+want.String()+
-				" at t="+strconv.FormatInt(s.closerTime, 10)+", got "+e.String(), s.closerRec)
-			s.closers = nil
-		} else {
-			s.closers = s.closers[1:]
-		}
-	}
+	c.logSeqAppended(i, s, e, now)
+	c.restartPrefixAppended(i, s, e)
 	e.Seq = len(s.log) // keep the mirror consistent after a reported gap
 	// The event an AppendEvent command wrote is the scenario's, not the host's (the
 	// record-level checks above still hold for it: seq and time are the host's).
@@ -479,12 +469,7 @@ func (s *sessModel) lastRec() int {
 
 func (c *Checker) persistedEffect(i int, x wire.Persisted) {
 	s := c.session(x.Session)
-	if x.Through < s.persisted {
-		c.fail(invPersistMonotonic, i, s.id+": persisted through "+strconv.Itoa(x.Through)+" after "+strconv.Itoa(s.persisted)+" with no crash between", s.persRec)
-		return
-	}
-	if x.Through > len(s.log) {
-		c.fail(invPersistMonotonic, i, s.id+": persisted through "+strconv.Itoa(x.Through)+" but only "+strconv.Itoa(len(s.log))+" events were appended", s.lastRec())
+	if !c.persistMonotonic(i, s, x) {
 		return
 	}
 	s.persisted, s.persRec = x.Through, i
@@ -606,6 +591,7 @@ func (c *Checker) restartSplit(i int) int {
 // is gone, and the next events of each Session must be its repair closers.
 func (c *Checker) restart(i int) {
 	c.restarts++
+	clear(c.liveAgents) // every agent is gone with the host; a resume enters a new one
 	now := c.recs[i].Time
 	for _, s := range c.sessOrder {
 		durable := s.persisted
@@ -615,13 +601,7 @@ func (c *Checker) restart(i int) {
 		if durable > len(s.log) {
 			durable = len(s.log)
 		}
-		for _, a := range c.accepted {
-			if a.s == s && !a.lost && a.idx >= durable {
-				a.lost = true
-				c.fail(invReplyNotLost, i, s.id+": the crash lost reply "+a.msgID+" for "+a.callID+", accepted at "+
-					pad4(c.recs[a.rec].Seq)+" but never persisted", a.rec, a.insertRec)
-			}
-		}
+		c.replyLostByCrash(i, s, durable)
 		log, recs := s.log[:durable], s.logRec[:durable]
 		s.log, s.logRec = make([]session.Event, 0, len(log)+8), make([]int, 0, len(log)+8)
 		s.replies = nil
@@ -675,6 +655,7 @@ func (c *Checker) endApply() {
 		// a crash cut this Apply: its "by the end of the Apply" obligations never came due
 		c.gatewayEndApply()
 		c.waitsEndApply()
+		c.claimEndIgnored()
 	}
 	c.ap.on = false
 }

@@ -306,26 +306,14 @@ func (c *Checker) frame(i int, x wire.SendFrame) {
 		if c.ap.discClient == x.Client {
 			c.disconnectNow()
 		}
-		switch {
-		case c.ap.connect != cn || !cn.connecting:
-			c.fail(invGWGeneration, i, "Ready to "+x.Client+"."+strconv.Itoa(x.Gen)+" outside the Apply of its Connect (or twice)")
-		case rd.Gen != x.Gen:
-			c.fail(invGWGeneration, i, "Ready gen="+strconv.Itoa(rd.Gen)+" sent on generation "+strconv.Itoa(x.Gen))
-		case x.Gen <= cn.maxGen:
-			c.fail(invGWGeneration, i, "generation "+strconv.Itoa(x.Gen)+" of "+x.Client+" does not rise above "+strconv.Itoa(cn.maxGen), cn.readyRec)
-		}
+		c.gwGenerationReady(i, x, cn, rd)
 		cn.gen, cn.connected, cn.connecting, cn.readyRec = x.Gen, true, false, i
 		if x.Gen > cn.maxGen {
 			cn.maxGen = x.Gen
 		}
 		return
 	}
-	if !cn.connected || x.Gen != cn.gen {
-		why := "a generation that is not live"
-		if cn.connecting && c.ap.connect == cn {
-			why = "a new generation before its Ready"
-		}
-		c.fail(invGWGeneration, i, x.Frame.String()+" sent to "+x.Client+"."+strconv.Itoa(x.Gen)+", "+why)
+	if !c.gwGenerationLive(i, x, cn) {
 		return
 	}
 	k := connKey{x.Client, x.Gen}
@@ -338,8 +326,7 @@ func (c *Checker) frame(i int, x wire.SendFrame) {
 		c.cancelFrame(i, k, f)
 	case wire.StreamItem:
 		st := c.streams[streamKey{x.Client, x.Gen, f.StreamID}]
-		if st == nil || st.ended {
-			c.fail(invGWGeneration, i, "item on stream "+f.StreamID+" of "+k.String()+", which is not open")
+		if !c.gwGenerationItem(i, k, f, st) {
 			break
 		}
 		st.items++
@@ -354,11 +341,13 @@ func (c *Checker) frame(i int, x wire.SendFrame) {
 			id = f.(wire.StreamError).StreamID
 		}
 		sk := streamKey{x.Client, x.Gen, id}
-		if st := c.streams[sk]; st == nil || st.ended {
-			c.fail(invGWGeneration, i, x.Frame.String()+" of "+k.String()+" for a stream that is not open")
+		if !c.gwGenerationEnd(i, k, x.Frame, c.streams[sk]) {
 			break
 		}
 		c.endStream(sk, i, false)
+		if _, ok := f.(wire.StreamEnd); ok {
+			c.hostEndedClaim(c.streams[sk])
+		}
 	case wire.SessionUpdate:
 		c.sessionUpdate(i, f)
 	}
@@ -386,60 +375,29 @@ func (c *Checker) waterfallFrame(i int, k connKey, f wire.Waterfall, replay bool
 			c.linkEvent(i, ev, replay)
 		}
 	}
-	switch {
-	case ev.finished && ev.finishKind == finishResult:
-		c.fail(invForegroundEndsWaterfall, i, "waterfall ev="+ev.id+" sent to "+k.String()+" after its call got its result", ev.finishRec)
-	case ev.finished:
-		c.fail(invGWSettleOnce, i, "waterfall ev="+ev.id+" sent to "+k.String()+" after the request finished ("+ev.finishKind+")", ev.finishRec)
-	case ev.fg != nil && ev.fg.resultRec >= 0:
-		c.fail(invForegroundEndsWaterfall, i, "waterfall ev="+ev.id+" sent to "+k.String()+" after call "+ev.fg.key.callID+" got its result", ev.fg.resultRec)
-	}
-	for _, d := range ev.delivered {
-		if d == k {
-			c.fail(invGWFanout, i, "waterfall ev="+ev.id+" delivered twice to "+k.String(), ev.firstRec)
-		}
-	}
+	c.foregroundEndsWaterfallFrame(i, k, ev)
+	c.gwSettleOnceFrame(i, k, ev)
+	c.gwFanoutFrame(i, k, ev, replay)
+	c.gwReplayFrame(i, k, ev, replay)
 	if replay {
-		if c.ap.connectLive {
-			c.fail(invGWReplay, i, "replay of ev="+ev.id+" to "+k.String()+" after a live frame")
-		}
 		c.ap.replayed = append(c.ap.replayed, ev)
-	} else if ev.firstAp != c.ap.idx {
-		c.fail(invGWFanout, i, "waterfall ev="+ev.id+" reached "+k.String()+" after the Apply that forwarded it, and not as a replay on connect", ev.firstRec)
 	}
 	ev.holders = append(ev.holders, k)
 	ev.holderRec = append(ev.holderRec, i)
 	ev.delivered = append(ev.delivered, k)
-	if s := c.sessions[f.AgentID]; s != nil && s.childLive && f.Event == wire.EventQuestionsRequest {
-		c.fail(invCallerRootOnly, i, "a question of "+s.id+", a child owned by live "+s.owner+", reached "+k.String())
-	}
+	c.callerRootOnlyFrame(i, k, f)
 }
 
 func (c *Checker) cancelFrame(i int, k connKey, f wire.Cancel) {
 	ev := c.events[f.EventID]
-	if ev == nil {
-		c.fail(invGWCancel, i, "cancel ev="+f.EventID+" to "+k.String()+", which never got that request")
-		return
-	}
-	if ev.finished && ev.finishAp != c.ap.idx {
-		c.fail(invGWSettleOnce, i, "cancel ev="+ev.id+" to "+k.String()+" after the request had finished ("+ev.finishKind+")", ev.finishRec)
+	if !c.gwCancelKnown(i, k, f, ev) || !c.gwSettleOnceCancel(i, k, ev) {
 		return
 	}
 	if !ev.finished {
 		c.finish(ev, finishAbort, i)
 	}
-	if ev.hasWinner && ev.winner == k {
-		c.fail(invGWCancel, i, "cancel ev="+ev.id+" to "+k.String()+", the winner", ev.winnerRec)
-		return
-	}
-	j := -1
-	for n, h := range ev.needs {
-		if h == k {
-			j = n
-		}
-	}
-	if j < 0 {
-		c.fail(invGWCancel, i, "cancel ev="+ev.id+" to "+k.String()+", which does not hold the delivery")
+	j, ok := c.gwCancelOwed(i, k, ev)
+	if !ok {
 		return
 	}
 	ev.needs = append(ev.needs[:j], ev.needs[j+1:]...)
@@ -463,53 +421,9 @@ func (c *Checker) eventPending(ev *gwEvent, now int64) bool {
 	return true
 }
 
+// gatewayEndApply runs the gateway invariants that need a whole Apply.
 func (c *Checker) gatewayEndApply() {
-	ap := &c.ap
-	for _, ev := range ap.finished {
-		if len(ev.needs) > 0 {
-			c.fail(invGWCancel, ap.idx, "ev="+ev.id+" finished ("+ev.finishKind+") but "+ev.needs[0].String()+" still holds it and got no cancel",
-				ev.finishRec, ev.needsRec[0])
-			ev.needs = ev.needs[:0]
-		}
-	}
-	for _, ev := range ap.fresh {
-		for _, cn := range c.conns {
-			if !cn.connected || cn.readyRec > ev.firstRec {
-				continue
-			}
-			k := connKey{cn.client, cn.gen}
-			got := false
-			for _, d := range ev.delivered {
-				if d == k {
-					got = true
-				}
-			}
-			if !got && c.on(invGWFanout) {
-				c.fail(invGWFanout, ap.idx, "ev="+ev.id+" was forwarded but connected "+k.String()+" did not get it", ev.firstRec, cn.readyRec)
-			}
-		}
-	}
-	if cn := ap.connect; cn != nil && cn.connected {
-		last := -1
-		for _, ev := range c.evOrder {
-			if ev.firstAp == ap.idx || !c.eventPending(ev, ap.now) || (ev.ambiguous && ev.fg == nil) {
-				continue
-			}
-			pos := -1
-			for p, r := range ap.replayed {
-				if r == ev {
-					pos = p
-				}
-			}
-			if pos < 0 {
-				c.fail(invGWReplay, ap.idx, "new generation "+connKey{cn.client, cn.gen}.String()+" did not get pending ev="+ev.id+" replayed", ev.firstRec)
-				break
-			}
-			if pos < last {
-				c.fail(invGWReplay, ap.idx, "replay to "+connKey{cn.client, cn.gen}.String()+" out of forwarding order at ev="+ev.id, ev.firstRec)
-				break
-			}
-			last = pos
-		}
-	}
+	c.gwCancelEndApply()
+	c.gwFanoutEndApply()
+	c.gwReplayEndApply()
 }

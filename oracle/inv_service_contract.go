@@ -18,8 +18,8 @@ import (
 //   - the live root of a Session (a runtime root, or a child whose owner was disposed
 //     and which came back as a root) is never refused CALLER_NOT_LIVE or
 //     DELEGATED_CALLER, whatever its durable lineage (CALLER-3);
-//   - askTimed forwards its request with wait {callId, timed: true} (ASK-8; checked where
-//     the request is linked to its call, in wait.go's linkEvent).
+//   - askTimed forwards its request with wait {callId, timed: true} (ASK-8; judged when
+//     the request is linked to its call, wait.go's linkEvent: serviceContractForwarded).
 
 func (c *Checker) serviceContract(i int, d *directOp, x wire.DirectResult) {
 	if !c.on(invServiceContract) || d.op == wire.OpAnswer {
@@ -91,4 +91,11 @@ func badIntent(raw json.RawMessage) bool {
 		}
 	}
 	return false
+}
+
+// serviceContractForwarded judges the request forwarded for fg (ASK-8).
+func (c *Checker) serviceContractForwarded(i int, ev *gwEvent, fg *foreground) {
+	if fg.timedAsk && !ev.timed && !fg.refused && c.on(invServiceContract) {
+		c.fail(invServiceContract, i, ev.agent+"/"+ev.callID+": askTimed forwarded its request with wait {callId} but not timed: true", fg.startRec)
+	}
 }

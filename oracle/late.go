@@ -40,9 +40,7 @@ func (c *Checker) replyQueued(s *sessModel, m session.Message, idx, rec int) {
 	if r := s.awaiting(call); r != nil {
 		c.fail(invOneReplyAwaiting, rec, name+": reply "+m.ID+" queued while reply "+r.msgID+" still awaits admission", r.insertRec)
 	}
-	if ci := s.calls2[call]; ci != nil && ci.legacy {
-		c.fail(invLegacyUntracked, rec, name+": a reply queued for a legacy call", ci.rec)
-	}
+	c.legacyUntrackedQueued(rec, s, call)
 	if v, ok := c.viewAt(s, len(s.log)); ok {
 		if row, ok := v.Row(call); !ok || row.State != wire.StateContinued {
 			state := "not active"
@@ -151,9 +149,7 @@ func (c *Checker) answerOutcome(i, callRec int, sessionID string, a answerArgs, 
 	if !a.batchOK || (ids != nil && !batchNamesEach(a.batch, ids)) {
 		c.fail(invAnswerValidated, i, name+": answer() accepted a batch that does not name each of "+strings.Join(ids, ",")+" exactly once", callRec)
 	}
-	if ci := s.calls2[a.callID]; ci != nil && ci.legacy {
-		c.fail(invLegacyUntracked, i, name+": answer() accepted a reply for a legacy call", ci.rec, callRec)
-	}
+	c.legacyUntrackedAccepted(i, s, a.callID, callRec)
 	c.accepted = append(c.accepted, &acceptance{s: s, msgID: ri.msgID, callID: a.callID, idx: ri.idx, insertRec: ri.rec, rec: i, time: c.recs[i].Time, epoch: c.restarts})
 }
 

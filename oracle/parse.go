@@ -222,33 +222,6 @@ func pendingInfo(text string) (pending bool, callID string) {
 	return true, callID
 }
 
-// pendingMessageFragments must all appear in the pending instruction (TOOL-7).
-var pendingMessageFragments = []string{
-	"No answer batch arrived before the timeout.",
-	"This is pending, not a skipped answer.",
-	"Do not treat this as permission.",
-	"answer_to_pending_question",
-}
-
-// checkPendingText returns "" when text is exactly the pending tool result for callID.
-func checkPendingText(text, callID string) string {
-	prefix := `{"pending":true,"callId":` + wire.JSONString(callID) + `,"message":`
-	if !strings.HasPrefix(text, prefix) || !strings.HasSuffix(text, "}") {
-		return "pending text is not {\"pending\":true,\"callId\":" + wire.JSONString(callID) + ",\"message\":…}: " + clip(text)
-	}
-	var msg string
-	rest := text[len(prefix) : len(text)-1]
-	if json.Unmarshal([]byte(rest), &msg) != nil || wire.JSONString(msg) != rest {
-		return "pending text has extra keys or a malformed message: " + clip(text)
-	}
-	for _, f := range pendingMessageFragments {
-		if !strings.Contains(msg, f) {
-			return "pending message lacks " + strconv.Quote(f)
-		}
-	}
-	return ""
-}
-
 // parseBatch reads {"answers":[…]} leniently. ok is false when it is not such an object.
 func parseBatch(raw []byte) ([]wire.AnswerItem, bool) {
 	if len(raw) == 0 || raw[0] != '{' {

@@ -17,17 +17,7 @@ func (c *Checker) sessionUpdate(i int, f wire.SessionUpdate) {
 	if f.Reset {
 		start = 0
 	}
-	for j, e := range f.Events {
-		idx := start + j
-		if idx >= len(s.log) || !eventEqual(s.log[idx], e) {
-			have := "nothing"
-			if idx < len(s.log) {
-				have = s.log[idx].String()
-			}
-			c.fail(invLogReported, i, s.id+": the update shows "+e.String()+" where the appended log has "+have, s.recOf(idx))
-			break
-		}
-	}
+	c.logReportedUpdate(i, s, start, f.Events)
 	n := start + len(f.Events)
 	if n > len(s.log) {
 		n = len(s.log)
@@ -97,24 +87,6 @@ func (c *Checker) relevantSince(s *sessModel, from, n int) []int {
 		}
 	}
 	return w
-}
-
-// legacyUntracked is INV-LEGACY-UNTRACKED's check of a published view (late.go checks
-// answer() for legacy calls).
-func (c *Checker) legacyUntracked(i int, s *sessModel, q wire.QuestionsView) {
-	if !c.on(invLegacyUntracked) {
-		return
-	}
-	for _, r := range q.Active {
-		if ci := s.calls2[r.CallID]; ci != nil && ci.legacy {
-			c.fail(invLegacyUntracked, i, s.id+": legacy call "+r.CallID+" is tracked as "+r.State, ci.rec)
-		}
-	}
-	for _, r := range q.Settled {
-		if ci := s.calls2[r.CallID]; ci != nil && ci.legacy {
-			c.fail(invLegacyUntracked, i, s.id+": legacy call "+r.CallID+" is tracked as settled", ci.rec)
-		}
-	}
 }
 
 // inboxMirror is INV-INBOX-MIRROR's check of a published inbox view (session.go checks

@@ -230,6 +230,9 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 		}
 		s.turnOpen, s.turn, s.lastTurn = true, d.Turn, d.Turn
 		s.stepOpen, s.lastStep = false, -1<<31
+		if check {
+			c.agentRuns(s.id) // a turn runs only on a live agent (INV-TIMED-NEEDS-LIVE-AGENT)
+		}
 	case session.TurnEnd:
 		switch {
 		case !s.turnOpen:

@@ -2,7 +2,6 @@ package oracle
 
 import (
 	"slices"
-	"strconv"
 
 	"github.com/twosettle/twosettle/engine/wire"
 )
@@ -73,8 +72,9 @@ type foreground struct {
 	noteDeadline                       int64
 	noteRec                            int
 
-	order   int    // creation order (its place in c.active)
-	watched uint64 // the expiryWatch round that last judged it
+	order     int    // creation order (its place in c.active)
+	watched   uint64 // the expiryWatch round that last judged it
+	liveAgent bool   // its Session's agent was live when it started (INV-TIMED-NEEDS-LIVE-AGENT)
 }
 
 func (c *Checker) newForeground(key fgKey, kind, rec int) *foreground {
@@ -83,6 +83,7 @@ func (c *Checker) newForeground(key fgKey, kind, rec int) *foreground {
 	fg.unclaimedSince = fg.start
 	c.expiry.seq++
 	fg.order = c.expiry.seq
+	fg.liveAgent = c.liveAgents[key.session]
 	for _, cn := range c.conns {
 		if cn.connected {
 			fg.connectedAt++
@@ -116,15 +117,10 @@ func (c *Checker) setTimed(fg *foreground, rec int, why string) {
 	if fg.deferred {
 		c.learnHostMode(hostTimed)
 	}
-	if fg.refused {
-		c.fail(invCallerRootOnly, rec, fg.key.session+"/"+fg.key.callID+": a call of a child owned by a live agent got a timed wait ("+why+")", fg.startRec)
-	}
+	c.callerRootOnlyTimed(fg, rec, why)
+	c.toolModeTimed(fg, rec, why)
 	if w := c.liveWait(fg.key); w == nil {
 		c.waits[fg.key] = fg
-	}
-	switch fg.mode {
-	case modeLegacy, modeBlocking, modeInvalid:
-		c.fail(invToolMode, rec, fg.key.session+"/"+fg.key.callID+": a call in "+modeName(fg.mode)+" mode got a timed wait ("+why+")", fg.startRec)
 	}
 	fg.evidence = true
 	if fg.mode == modeUnknown {
@@ -382,23 +378,20 @@ func (c *Checker) linkEvent(i int, ev *gwEvent, replay bool) {
 			return
 		}
 		fg.event, ev.fg = ev, fg
-		if fg.timedAsk && !ev.timed && !fg.refused && c.on(invServiceContract) {
-			c.fail(invServiceContract, i, ev.agent+"/"+ev.callID+": askTimed forwarded its request with wait {callId} but not timed: true", fg.startRec)
-		}
+		c.serviceContractForwarded(i, ev, fg)
 		if fg.deferred {
 			c.learnHostMode(hostTimed) // the legacy tool forwards no wait (TOOL-1)
 		}
+		c.toolModeKeyed(i, ev, fg)
 		switch {
-		case fg.refused:
-			// INV-CALLER-ROOT-ONLY (waterfallFrame)
-		case fg.mode == modeInvalid:
-			c.fail(invToolMode, i, ev.agent+"/"+ev.callID+": an invalid call reached a client instead of failing first", fg.startRec)
+		case fg.refused, fg.mode == modeInvalid:
+			// judged: INV-CALLER-ROOT-ONLY (waterfallFrame), INV-TOOL-MODE
 		case fg.askOnly:
 			// a direct ask() forwards the caller's wait as it is
 		case ev.timed:
 			c.setTimed(fg, i, "timed request")
 		case fg.mode == modeTimed || fg.mode == modeLegacy:
-			c.fail(invToolMode, i, ev.agent+"/"+ev.callID+": a call in "+modeName(fg.mode)+" mode forwarded wait {callId} without timed", fg.startRec)
+			// judged: INV-TOOL-MODE
 		default:
 			fg.mode = modeBlocking
 		}
@@ -466,17 +459,10 @@ func (c *Checker) linkEvent(i int, ev *gwEvent, replay bool) {
 		if cand.mode == modeUnknown {
 			cand.mode = modeLegacy // a sub-call forwarded with no wait: the legacy tool
 		}
-		if cand.mode == modeInvalid {
-			c.fail(invToolMode, i, ev.agent+"/"+cand.key.callID+": an invalid call reached a client instead of failing first", cand.startRec)
-		}
+		c.toolModeUnkeyed(i, ev, cand)
 		return
 	}
-	for _, fg := range c.active {
-		if fg.key.session == ev.agent && fg.startRec >= c.ap.idx && (fg.mode == modeTimed || fg.mode == modeBlocking) && fg.kind == fgTool {
-			c.fail(invToolMode, i, ev.agent+"/"+fg.key.callID+": the request forwarded for a call in "+modeName(fg.mode)+" mode carries no wait", fg.startRec)
-			return
-		}
-	}
+	c.toolModeNoWait(i, ev)
 }
 
 // parentAbort runs at a turn cancel (session's own calls) or a session close (also the
@@ -509,24 +495,6 @@ func (c *Checker) parentAbort(session string, i int, closing bool) {
 	}
 }
 
-// waitsAtCommand runs at the start of every host Apply: under an exact runner no command
-// is applied after a wait's expiry instant while the wait is still open.
-func (c *Checker) waitsAtCommand(i int) {
-	if c.lazy || !c.on(invWaitExpiresOnTime) {
-		return
-	}
-	now := c.recs[i].Time
-	for _, fg := range c.dueExpiries(now) {
-		if !c.endVisible(fg) {
-			continue
-		}
-		if e, ok := fg.expiryAt(); ok && now > e {
-			c.fail(invWaitExpiresOnTime, i, fg.key.session+"/"+fg.key.callID+": the wait should have expired at t="+strconv.FormatInt(e, 10)+
-				" (deadline "+strconv.FormatInt(fg.deadline, 10)+", no claim held) but is still open at t="+strconv.FormatInt(now, 10), fg.startRec, fg.releaseRec)
-		}
-	}
-}
-
 // endVisible reports whether the trace would show the end of fg's wait when it happens:
 // with WaitNote effects, with a delivered request (its cancels), or when nothing can
 // delay the call's result (it is the earliest unresolved call of its step).
@@ -549,12 +517,10 @@ func (c *Checker) endVisible(fg *foreground) bool {
 	return true
 }
 
-// claimFrame checks the one frame of an attachWait stream and registers the claim.
+// claimFrame registers the claim of an attachWait stream's one frame, once
+// INV-WAIT-CLAIM-FRAME has judged it (a frame it refuses registers nothing).
 func (c *Checker) claimFrame(i int, st *stream, v []byte) {
-	now := c.recs[i].Time
-	name := st.session + "/" + st.call
-	if st.items > 1 {
-		c.fail(invWaitClaimFrame, i, name+": a second item on claim stream "+st.key.id, st.itemRec)
+	if !c.waitClaimFrameOnce(i, st) {
 		return
 	}
 	fg := st.fg
@@ -562,43 +528,15 @@ func (c *Checker) claimFrame(i int, st *stream, v []byte) {
 		fg = c.waitFor(fgKey{st.session, st.call})
 		st.fg = fg
 	}
-	if fg == nil {
-		c.fail(invWaitClaimFrame, i, name+": a claim frame for a wait that does not exist", st.openRec)
-		return
-	}
-	if fg.mode == modeLegacy || fg.mode == modeBlocking || fg.mode == modeInvalid {
-		c.fail(invWaitClaimFrame, i, name+": a claim frame for a call in "+modeName(fg.mode)+" mode, which has no timed wait", fg.startRec)
-		return
-	}
-	if !fg.open() {
-		end := fg.resultRec
-		if end < 0 {
-			end = fg.waitEndRec
-		}
-		c.fail(invWaitClaimFrame, i, name+": a claim frame for a wait that already ended", end)
-		return
-	}
-	rem, ok := remainingMs(v)
+	rem, ok := c.waitClaimFrameFor(i, st, fg, v)
 	if !ok {
-		c.fail(invWaitClaimFrame, i, name+": claim frame "+clip(string(v))+" is not {\"remainingMs\":N}")
 		return
 	}
 	c.setTimed(fg, i, "claim frame")
 	if fg.dlKnown {
-		want := fg.deadline - now
-		if want < 0 {
-			want = 0
-		}
-		if rem != want {
-			c.fail(invWaitClaimFrame, i, name+": remainingMs "+strconv.FormatInt(rem, 10)+", want max(0, "+strconv.FormatInt(fg.deadline, 10)+
-				" − "+strconv.FormatInt(now, 10)+") = "+strconv.FormatInt(want, 10), fg.startRec)
-		}
-		if now >= fg.deadline && fg.claims == 0 {
-			c.fail(invWaitClaimFrame, i, name+": attached at t="+strconv.FormatInt(now, 10)+", past the deadline "+strconv.FormatInt(fg.deadline, 10)+
-				" with no other claim: the wait must expire and yield no frame", fg.startRec)
-		}
+		c.waitClaimFrameRemaining(i, st, fg, rem)
 	} else if rem > 0 {
-		fg.deadline, fg.dlKnown = now+rem, true
+		fg.deadline, fg.dlKnown = c.recs[i].Time+rem, true
 	}
 	st.claim, st.itemRec = true, i
 	fg.claims++
@@ -613,29 +551,16 @@ func (c *Checker) hostExpiry(fg *foreground, rec int) {
 		return
 	}
 	fg.expiryRec = rec
-	now := c.recs[rec].Time
-	name := fg.key.session + "/" + fg.key.callID
-	for _, st := range fg.streams {
-		if st.claim && st.itemRec < c.ap.idx && (!st.ended || (st.endRec >= c.ap.idx && !st.endByCmd)) {
-			c.fail(invWaitClaimedNoExpiry, rec, name+": the host expired the wait while "+st.key.client+"."+strconv.Itoa(st.key.gen)+
-				" held a claim (stream "+st.key.id+")", st.itemRec)
-			break
-		}
-	}
-	if fg.dlKnown && now < fg.deadline {
-		c.fail(invWaitDeadline, rec, name+": the host expired the wait at t="+strconv.FormatInt(now, 10)+", before its deadline "+
-			strconv.FormatInt(fg.deadline, 10), fg.startRec)
-	}
+	c.waitClaimedNoExpiryAt(fg, rec)
+	c.waitDeadlineExpiry(fg, rec)
 }
 
 func (c *Checker) waitNote(i int, x wire.WaitNote) {
-	now := c.recs[i].Time
 	key := fgKey{x.Session, x.CallID}
 	fg := c.fgs[key]
-	name := x.Session + "/" + x.CallID
 	if w := c.waits[key]; w != nil && w.noteLive && w != fg {
 		if x.Kind == wire.WaitCreated {
-			c.fail(invWaitLifecycle, i, name+": wait created while another wait for the call is live (ASK-7)", w.noteRec)
+			c.waitLifecycleCreatedBeside(i, x, w)
 		} else {
 			fg = w // the live wait's note, while a later call shares its key (a refused duplicate, a direct ask)
 		}
@@ -646,16 +571,11 @@ func (c *Checker) waitNote(i int, x wire.WaitNote) {
 		}
 	}
 	if x.Kind == wire.WaitCreated {
-		if fg.noteLive {
-			c.fail(invWaitLifecycle, i, name+": wait created while another wait for the call is live", fg.noteRec)
-		}
+		c.waitLifecycleCreated(i, x, fg)
 		c.setTimed(fg, i, "wait note")
 		c.waits[key] = fg
 		fg.noteLive, fg.noteCreated, fg.noteExpired, fg.noteClaims, fg.noteDeadline, fg.noteRec = true, true, false, 0, x.Deadline, i
-		if fg.dlKnown && x.Deadline != fg.deadline {
-			c.fail(invWaitDeadline, i, name+": wait created with deadline "+strconv.FormatInt(x.Deadline, 10)+", but its call fixes "+
-				strconv.FormatInt(fg.deadline, 10), fg.startRec)
-		}
+		c.waitDeadlineCreated(i, x, fg)
 		if !fg.dlKnown {
 			fg.deadline, fg.dlKnown = x.Deadline, true
 			c.watch(fg)
@@ -663,46 +583,23 @@ func (c *Checker) waitNote(i int, x wire.WaitNote) {
 		return
 	}
 	if !fg.noteLive {
-		c.fail(invWaitLifecycle, i, name+": wait "+x.Kind+" reported for no live wait", fg.noteRec)
+		c.waitLifecycleNoWait(i, x, fg)
 		return
 	}
 	switch x.Kind {
 	case wire.WaitArmed:
-		if fg.noteClaims > 0 {
-			c.fail(invWaitClaimedNoExpiry, i, name+": timer armed while "+strconv.Itoa(fg.noteClaims)+" claim(s) are held", fg.noteRec)
-		}
-		want := fg.noteDeadline
-		if now > want {
-			want = now
-		}
-		if x.At != want {
-			c.fail(invWaitDeadline, i, name+": timer armed at "+strconv.FormatInt(x.At, 10)+", want max(now, deadline) = "+strconv.FormatInt(want, 10)+
-				": the deadline moved", fg.noteRec)
-		}
+		c.waitClaimedNoExpiryNote(i, x, fg)
+		c.waitDeadlineArmed(i, x, fg)
 	case wire.WaitClaimed:
-		if x.Claims != fg.noteClaims+1 {
-			c.fail(invWaitLifecycle, i, name+": claims went from "+strconv.Itoa(fg.noteClaims)+" to "+strconv.Itoa(x.Claims)+" on one claim", fg.noteRec)
-		}
+		c.waitLifecycleCount(i, x, fg)
 		fg.noteClaims = x.Claims
-		want := fg.noteDeadline - now
-		if want < 0 {
-			want = 0
-		}
-		if x.Remaining != want {
-			c.fail(invWaitClaimFrame, i, name+": claim reported remaining "+strconv.FormatInt(x.Remaining, 10)+", want "+strconv.FormatInt(want, 10), fg.noteRec)
-		}
+		c.waitClaimFrameNote(i, x, fg)
 	case wire.WaitReleased:
-		if x.Claims != fg.noteClaims-1 || x.Claims < 0 {
-			c.fail(invWaitLifecycle, i, name+": claims went from "+strconv.Itoa(fg.noteClaims)+" to "+strconv.Itoa(x.Claims)+" on one release", fg.noteRec)
-		}
+		c.waitLifecycleCount(i, x, fg)
 		fg.noteClaims = x.Claims
 	case wire.WaitExpired:
-		if fg.noteClaims > 0 {
-			c.fail(invWaitClaimedNoExpiry, i, name+": expired while "+strconv.Itoa(fg.noteClaims)+" claim(s) are held", fg.noteRec)
-		}
-		if now < fg.noteDeadline {
-			c.fail(invWaitDeadline, i, name+": expired at "+strconv.FormatInt(now, 10)+", before the deadline "+strconv.FormatInt(fg.noteDeadline, 10), fg.noteRec)
-		}
+		c.waitClaimedNoExpiryNote(i, x, fg)
+		c.waitDeadlineExpiredNote(i, x, fg)
 		fg.noteExpired = true
 		if fg.waitEndRec < 0 {
 			fg.waitEndRec = i
@@ -716,36 +613,17 @@ func (c *Checker) waitNote(i int, x wire.WaitNote) {
 	}
 }
 
-// waitsEndApply checks the calls whose result this Apply recorded.
+// waitsEndApply runs at the end of an Apply: the calls whose result it recorded have
+// their request finished and their wait closed, once the invariants judged them.
 func (c *Checker) waitsEndApply() {
 	ap := &c.ap
 	for _, fg := range ap.results {
-		name := fg.key.session + "/" + fg.key.callID
+		c.foregroundEndsWaterfallResult(fg)
+		c.waitLifecycleResult(fg)
 		if ev := fg.event; ev != nil && !ev.finished {
-			if len(ev.holders) > 0 {
-				c.fail(invForegroundEndsWaterfall, ap.idx, name+": the call has its result but ev="+ev.id+" is still delivered to "+
-					ev.holders[0].String(), fg.resultRec, ev.holderRec[0])
-			}
 			ev.finished, ev.finishKind, ev.finishRec, ev.finishAp = true, finishResult, fg.resultRec, ap.idx
-		}
-		for _, st := range fg.streams {
-			if !st.ended {
-				c.fail(invForegroundEndsWaterfall, ap.idx, name+": the call has its result but claim stream "+st.key.id+" of "+
-					st.key.client+"."+strconv.Itoa(st.key.gen)+" is still open", fg.resultRec, st.itemRec)
-				break
-			}
-		}
-		if fg.noteLive && !fg.noteExpired {
-			c.fail(invWaitLifecycle, ap.idx, name+": the call has its result but its wait was never closed", fg.noteRec, fg.resultRec)
 		}
 		fg.noteLive = false
 	}
-	if c.lazy && c.on(invWaitExpiresOnTime) {
-		for _, fg := range c.active {
-			if e, ok := fg.expiryAt(); ok && fg.open() && ap.now >= e && c.endVisible(fg) {
-				c.fail(invWaitExpiresOnTime, ap.idx, fg.key.session+"/"+fg.key.callID+": still open after an Apply at t="+
-					strconv.FormatInt(ap.now, 10)+", past its expiry instant "+strconv.FormatInt(e, 10), fg.startRec)
-			}
-		}
-	}
+	c.waitExpiresOnTimeEndApply()
 }

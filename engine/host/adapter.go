@@ -56,7 +56,8 @@ func (h *Host) runTool(c *agent.Call) bool {
 	}
 	epoch := h.epoch
 	var a questions.Agent
-	if ag := c.Agent(); ag != nil {
+	// MUTANT sub-call-without-agent: a run_code sub-call runs with no agent.
+	if ag := c.Agent(); ag != nil && !(c.IsSubCall() && h.mutants.Has(mutant.SubCallWithoutAgent)) {
 		a = ag
 	}
 	h.tool.Execute(h.now, questions.Call{CallID: c.ID(), Args: c.Args(), Agent: a, Signal: c.Signal()}, func(r questions.ToolResult) {

@@ -40,6 +40,10 @@ const (
 	ReusedCallKeepsPlace
 	UnreadableReplyDropped
 	AskTimedUntimedWait
+	SubCallWithoutAgent
+	ToolErrorDropsName
+	PlainRejectionAborts
+	ReleaseEndsEveryClaim
 	ClaimReleasedOnLocalReturn
 	ClosedPanelReplies
 	TakeTimeIgnored
@@ -319,6 +323,30 @@ var table = [numIDs]Info{
 		Doc: "askTimed forwards its request with wait {callId} but without timed: true, so clients treat it as a blocking " +
 			"request: no claim, no countdown, and the host's timer alone decides",
 		Source: "building the wait from the call id alone, as the blocking tool path does (issue 12)",
+	},
+	SubCallWithoutAgent: {
+		Name: "sub-call-without-agent", Side: Host, Breaks: []string{"TOOL-6"},
+		Doc: "the host runs a run_code sub-call of ask_user_question with no agent (only top-level calls get theirs), " +
+			"so a timed sub-call fails \"timed questions require a live agent\" while its Session's root is live",
+		Source: "treating the PTC program as the caller instead of the agent that runs it (issue 12)",
+	},
+	ToolErrorDropsName: {
+		Name: "tool-error-drops-name", Side: Host, Breaks: []string{"TOOL-9"},
+		Doc: "a service failure reaches the model as a tool error that keeps its code but not its name " +
+			"(error {code} instead of {name: UserQuestionError, code})",
+		Source: "copying only the field the model's prompt mentions when mapping an error to a tool result (issue 12)",
+	},
+	PlainRejectionAborts: {
+		Name: "plain-rejection-aborts", Side: Host, Breaks: []string{"ASK-5"},
+		Doc: "a client rejection that is not a UserQuestionError becomes ASK_ABORTED whether or not the ask's signal " +
+			"aborted, instead of propagating unchanged",
+		Source: "reading every rejection that is not the service's own as the transport's abort (issue 12)",
+	},
+	ReleaseEndsEveryClaim: {
+		Name: "release-ends-every-claim", Side: Host, Breaks: []string{"CLAIM-6", "WAIT-4"},
+		Doc: "releasing one claim (a client's cancel, delegation or disconnect) ends every claim stream of the wait " +
+			"while the wait stays open, so the other clients' listeners end and their rejection settles the request",
+		Source: "reusing the wait's close loop over its claims for a single release (issue 12)",
 	},
 	RPCChannelFirst: {
 		Name: "rpc-channel-first", Side: Client, Breaks: []string{"CARD-4"},

@@ -218,7 +218,8 @@ func (a *asking) settled(o Outcome) {
 		a.done(Result{Answer: o.Value})
 	case o.Err.IsDomain():
 		a.done(fail(o.Err))
-	case a.req.Signal.IsAborted():
+	case a.req.Signal.IsAborted() || a.w.s.mutants.Has(mutant.PlainRejectionAborts):
+		// MUTANT plain-rejection-aborts: any rejection that is not a domain error is an abort.
 		a.done(fail(errAskAborted()))
 	default:
 		a.done(fail(o.Err))

@@ -135,6 +135,11 @@ type ToolResult struct {
 // an agent (TOOL-6) and takes askTimed with timeout*1000 ms; -1 takes ask with wait
 // {callId} (TOOL-4). Every such failure happens before any answerer is reached.
 func (t *Tool) Execute(now int64, c Call, done func(ToolResult)) {
+	if t.mutants.Has(mutant.ToolErrorDropsName) {
+		// MUTANT tool-error-drops-name: a service error keeps its code but not its name.
+		model := done
+		done = func(r ToolResult) { r.Err.Name = ""; model(r) }
+	}
 	args, ok := t.memo.parse(c.Args)
 	if !ok || args.Kind() != jsonx.Object {
 		done(failure(wire.PlainError(msgBadArgumentsHead + "arguments must be a JSON object")))

@@ -214,6 +214,12 @@ func (c *Claim) Release(now int64) {
 	}
 	c.w.tick(now)
 	c.release()
+	if c.w.mutants.Has(mutant.ReleaseEndsEveryClaim) {
+		// MUTANT release-ends-every-claim: one release ends every claim of the open wait.
+		for len(c.w.claims) > 0 {
+			c.w.claims[0].release()
+		}
+	}
 	if !c.w.closed && c.w.mutants.Has(mutant.ReleaseRestartsTimeout) && len(c.w.claims) == 0 {
 		// MUTANT release-restarts-timeout: the last release re-arms the full timeout from now.
 		c.w.armed, c.w.timerAt = true, now+c.w.timeoutMs
