@@ -72,6 +72,10 @@ const (
 	invClientRows
 	invClientNodes
 	invServiceContract
+	invClientSweep
+	invClientDrafts
+	invClientUnkeyedKeys
+	invClientSubmit
 	numInvariants
 )
 
@@ -383,6 +387,39 @@ var catalogue = [numInvariants]Invariant{
 			"or a disposed owner's child back as a root) is never refused CALLER_NOT_LIVE or DELEGATED_CALLER; askTimed " +
 			"forwards its request with wait {callId, timed: true}.",
 	},
+}
+
+func init() {
+	// The client-side invariants issue 12 added for the last client gap ids, each in its
+	// own file (oracle/inv_client_*.go).
+	catalogue[invClientSweep] = Invariant{
+		Name: "INV-CLIENT-SWEEP", Kind: KindSafety, Guards: []string{"CARD-8"},
+		Needs: NeedsClients,
+		Doc: "At every probe and at the end, a call-keyed question card the page lists is justified by the last update of " +
+			"its Session the page reconciled: the projection lists the call answerable (open, or continued with no reply " +
+			"of it queued), a live request held it then, or a request for it arrived since; otherwise that update removed it.",
+	}
+	catalogue[invClientDrafts] = Invariant{
+		Name: "INV-CLIENT-DRAFTS", Kind: KindSafety, Guards: []string{"DRAFT-2", "DRAFT-3", "CARD-8"},
+		Needs: NeedsClients,
+		Doc: "At every probe and at the end, a listed card's stored draft fits its question set; a card that closed on " +
+			"this page load left no draft; and once a Session's composer is mounted on a reconciled page every stored " +
+			"draft of that Session belongs to a card the page lists.",
+	}
+	catalogue[invClientUnkeyedKeys] = Invariant{
+		Name: "INV-CLIENT-UNKEYED-KEYS", Kind: KindSafety, Guards: []string{"CARD-3"},
+		Needs: NeedsClients,
+		Doc: "An unkeyed card's key is never one an earlier page load of the same client showed, as a card or as a " +
+			"stored draft: the key's random part is drawn once per page load, so no old draft attaches to it.",
+	}
+	catalogue[invClientSubmit] = Invariant{
+		Name: "INV-CLIENT-SUBMIT", Kind: KindSafety, Guards: []string{"CARD-5", "CARD-6", "CARD-7"},
+		Needs: NeedsClients,
+		Doc: "After a waterfall submission the card stays busy with its complete draft until the page reconciles it away " +
+			"or a request for the call arrives again; if the call turns continued meanwhile the card re-arms (not busy, " +
+			"the resubmit hint, the kept draft) until its user acts; after the host accepts a late answer the panel is " +
+			"closed until something republishes the card.",
+	}
 }
 
 // Catalogue returns every invariant, in catalogue order.

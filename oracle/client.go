@@ -46,6 +46,10 @@ type clientModel struct {
 	submit     bool   // the current input is the user's submit
 	submitUsed bool
 	cancelled  []*clientStream // claim streams the client cancelled in the current input
+
+	page    clientPage     // what the oracle knows of the current page load (clientpage.go)
+	unkeyed map[string]int // unkeyed card keys (and stored draft keys) probes showed: the page load they were seen on
+	submits clientSubmits  // waterfall submissions and accepted RPC answers (INV-CLIENT-SUBMIT)
 }
 
 type clientEvent struct {
@@ -77,7 +81,9 @@ func (c *Checker) client(name string) *clientModel {
 	cm := c.clients[name]
 	if cm == nil {
 		cm = &clientModel{name: name, events: map[string]*clientEvent{}, streams: map[string]*clientStream{}, views: map[string]*clientView{}, blind: map[string]bool{},
-			results: map[string]*clientResult{}, resultGen: map[string]int{}, frozen: map[fgKey]int{}, frozeAt: map[fgKey]int{}, nq: map[fgKey]int{}, cards: map[fgKey]bool{}, settled: map[fgKey]bool{}}
+			results: map[string]*clientResult{}, resultGen: map[string]int{}, frozen: map[fgKey]int{}, frozeAt: map[fgKey]int{}, nq: map[fgKey]int{}, cards: map[fgKey]bool{}, settled: map[fgKey]bool{},
+			page: newClientPage(0), unkeyed: map[string]int{}}
+		cm.submits.reload()
 		c.clients[name] = cm
 	}
 	return cm
@@ -125,6 +131,7 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 			}
 			cm.events[f.EventID] = ev
 			if f.Event == wire.EventQuestionsRequest && f.AgentID != "" {
+				cm.page.pageRequest(i, f.AgentID, ev.call, nq >= 0, ev.timed)
 				ev.question = true
 				if ev.call != "" {
 					k := fgKey{ev.session, ev.call}
@@ -164,6 +171,7 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 			}
 		}
 	case wire.FromHTTP:
+		cm.submits.answerReply(i, x.RPCID, x.Envelope)
 		delete(cm.results, x.RPCID)
 		if gen, ok := cm.resultGen[x.RPCID]; ok {
 			delete(cm.resultGen, x.RPCID)
@@ -185,9 +193,13 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 			clear(cm.settled)
 			clear(cm.views)
 			cm.torn = false
+			cm.page = newClientPage(cm.reloads)
+			cm.submits.reload()
 		}
 	case wire.User:
 		a := x.Action
+		cm.page.pageUser(a)
+		cm.submits.userAction(i, a)
 		switch a.Kind {
 		case wire.ActReopen:
 			if k, ok := cm.cardKey(a); ok && a.Card != "" {
@@ -313,6 +325,8 @@ func (cm *clientModel) reconcile(f wire.SessionUpdate) {
 		return
 	}
 	cm.received(f)
+	cm.page.pageUpdate(cm.cur, f, cm.events)
+	cm.submits.updated(cm.cur, f, cm.views[f.Session], cm.page.held[f.Session])
 	// One pass over the update's rows and inbox, one over the client's live requests:
 	// reconcile stays linear in the open questions (an update per change, each listing
 	// every open question, made the checker cubic in them when each card looked its call
@@ -423,6 +437,9 @@ func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
 			return
 		}
 		k := fgKey{ev.session, ev.call}
+		if x.Outcome.Kind == wire.OutcomeResult && cm.submit && ev.question && ev.call != "" {
+			cm.submits.submitted(i, k, cm.views[k.session])
+		}
 		if ev.timed {
 			st := cm.claimFor(k)
 			switch x.Outcome.Kind {
@@ -483,6 +500,9 @@ func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
 		}
 	case wire.SendCall:
 		if x.Endpoint == wire.EndpointAnswer {
+			if a := parseAnswerArgs(x.Args); a.callID != "" {
+				cm.submits.answerSent(x.RPCID, fgKey{a.agent, a.callID})
+			}
 			c.cardChannel(i, cm, x)
 			if !cm.submit || cm.submitUsed {
 				c.fail(invClientNoManufacturedReply, i, cm.name+": sent a late answer in response to "+c.recs[cm.cur].Payload.String()+", not to a submit of its user", cm.cur)

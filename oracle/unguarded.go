@@ -37,14 +37,7 @@ var unguarded = []Exemption{
 	{"TOOL-9", Gap, "the tool error's {name, code} is compared only for the codes the wait invariants know", []string{"test engine/questions/tool_test.go", "scenario ask-empty-batch-refused"}},
 	{"ASK-5", Gap, "how a client's rejection is restored is checked only through the wait invariants' result mapping", []string{"test engine/questions/service_test.go", "scenario ask-client-cancel-is-restored"}},
 	{"CLAIM-6", Gap, "the end of a client's listener is not visible as a record of its own", []string{"test engine/client/claim_test.go", "scenario wait-turn-abort-closes-the-wait"}},
-	{"CARD-3", Gap, "unkeyed cards' keys are not compared across reloads", []string{"test engine/client/card_test.go", "scenario ask-client-cancel-is-restored"}},
-	{"CARD-5", Gap, "a card's busy flag and kept draft after a waterfall submission are not checked", []string{"test engine/client/card_test.go", "scenario card-resubmit-after-work-continued"}},
-	{"CARD-6", Gap, "the resubmit hint is presentation the oracle does not read", []string{"test engine/client/card_test.go", "scenario card-resubmit-after-work-continued"}},
-	{"CARD-7", Gap, "the panel closing after an accepted RPC is not checked (INV-ACCEPT-STEERS checks the host side)", []string{"test engine/client/card_test.go", "scenario card-hide-keeps-claim-and-countdown"}},
-	{"CARD-8", Gap, "INV-CLIENT-CARDS checks that a held request keeps its card, not that a card with none is removed", []string{"test engine/client/card_test.go", "scenario card-removed-when-settled"}},
 	{"CD-8", Gap, "autofocus is not told apart from a manual focus in a snapshot", []string{"test engine/client/countdown_test.go", "scenario cd-autofocus-only-without-countdown"}},
-	{"DRAFT-2", Gap, "a restored draft is not compared with its card's question set", []string{"test engine/client/draft_test.go", "scenario cd-edit-freezes-and-survives-reload"}},
-	{"DRAFT-3", Gap, "stored drafts are not compared with the live card keys", []string{"test engine/client/draft_test.go", "scenario card-removed-when-settled"}},
 	{"NODE-4", Gap, "the conversation's grouping and disclosure order are not checked", []string{"test engine/client/node_test.go", "scenario node-reply-joins-process-grouping"}},
 }
 
