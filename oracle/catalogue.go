@@ -76,6 +76,8 @@ const (
 	invClientDrafts
 	invClientUnkeyedKeys
 	invClientSubmit
+	invClientAutofocus
+	invClientConversation
 	numInvariants
 )
 
@@ -419,6 +421,20 @@ func init() {
 			"or a request for the call arrives again; if the call turns continued meanwhile the card re-arms (not busy, " +
 			"the resubmit hint, the kept draft) until its user acts; after the host accepts a late answer the panel is " +
 			"closed until something republishes the card.",
+	}
+	catalogue[invClientAutofocus] = Invariant{
+		Name: "INV-CLIENT-AUTOFOCUS", Kind: KindSafety, Guards: []string{"CD-8"},
+		Needs: NeedsClients,
+		Doc: "At every probe and at the end, a card that has the page's focus without a user focus action of this page " +
+			"load was autofocused: it has an optionless question, and (keyed) it had a ready channel with no countdown on " +
+			"this page load (an untimed request, a frame with no remainingMs, a continued row).",
+	}
+	catalogue[invClientConversation] = Invariant{
+		Name: "INV-CLIENT-CONVERSATION", Kind: KindSafety, Guards: []string{"NODE-4"},
+		Needs: NeedsClients,
+		Doc: "At every probe and at the end, a late reply in a page's chat is process content: inside a process group of " +
+			"its own turn at the group's depth plus one, after its turn's disclosure with the group directly under it " +
+			"(also when the reply opens the turn), and hidden exactly when its turn or its group is folded.",
 	}
 }
 

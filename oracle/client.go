@@ -154,6 +154,8 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 			if st := cm.streams[f.StreamID]; st != nil && !st.hasFrame {
 				if rem, ok := remainingMs(f.Value); ok {
 					st.hasFrame, st.frameCT, st.rem, st.frameRec, st.backAtFrame = true, r.ClientTime, rem, i, cm.back
+				} else if st.call != "" {
+					cm.page.untimed[fgKey{st.session, st.call}] = true // attached with no deadline
 				}
 			}
 		case wire.StreamEnd:

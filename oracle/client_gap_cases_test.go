@@ -88,5 +88,23 @@ func init() {
 					k.State, k.WaitState, k.Channel, k.Draft, k.Busy = wire.StateContinued, wire.WaitStateContinued, wire.ChannelRPC, "{a=[x]}", true
 				})}, nil))
 			}},
+		violationCase{inv: "INV-CLIENT-AUTOFOCUS", name: "CD-8 no autofocus while a countdown is active", base: "timed",
+			break_: func(m *mut) int {
+				i := m.find(0, "c1@", "in frame item", "remainingMs")
+				return probeAfter(m, i, clientSnap("c1", []wire.CardState{openCard("q1", func(k *wire.CardState) {
+					k.Focus, k.WaitState, k.Countdown = true, wire.WaitStateFocused, &wire.Countdown{RemainingMs: 4900}
+					k.Questions = []wire.Question{{ID: "a", Question: "A?"}}
+				})}, nil))
+			}},
+		violationCase{inv: "INV-CLIENT-CONVERSATION", name: "NODE-4 a reply that opens a turn comes after the turn's disclosure", base: "timed",
+			break_: func(m *mut) int {
+				m.tr.Final.Clients = append([]wire.ClientState(nil), m.tr.Final.Clients...)
+				m.tr.Final.Clients[0].Conversation = []wire.ConvEntry{
+					{Session: "s1", Kind: wire.ConvGroup, Seq: 18, Turn: 2, Depth: 0, Folded: true, Visible: true},
+					{Session: "s1", Kind: wire.ConvReply, Seq: 18, Turn: 2, Depth: 1, Ref: "q2"},
+					{Session: "s1", Kind: wire.ConvTurn, Seq: 17, Turn: 2, Ref: "2", Folded: true, Visible: true},
+				}
+				return final
+			}},
 	)
 }

@@ -74,6 +74,8 @@ func (c *Checker) snapshot(i int, host *wire.HostState, clients []wire.ClientSta
 		c.clientDrafts(i, cm, cs)
 		c.clientUnkeyedKeys(i, cm, cs)
 		c.clientSubmit(i, cm, cs)
+		c.clientAutofocus(i, cm, cs)
+		c.clientConversation(i, cm, cs)
 	}
 }
 

@@ -37,8 +37,6 @@ var unguarded = []Exemption{
 	{"TOOL-9", Gap, "the tool error's {name, code} is compared only for the codes the wait invariants know", []string{"test engine/questions/tool_test.go", "scenario ask-empty-batch-refused"}},
 	{"ASK-5", Gap, "how a client's rejection is restored is checked only through the wait invariants' result mapping", []string{"test engine/questions/service_test.go", "scenario ask-client-cancel-is-restored"}},
 	{"CLAIM-6", Gap, "the end of a client's listener is not visible as a record of its own", []string{"test engine/client/claim_test.go", "scenario wait-turn-abort-closes-the-wait"}},
-	{"CD-8", Gap, "autofocus is not told apart from a manual focus in a snapshot", []string{"test engine/client/countdown_test.go", "scenario cd-autofocus-only-without-countdown"}},
-	{"NODE-4", Gap, "the conversation's grouping and disclosure order are not checked", []string{"test engine/client/node_test.go", "scenario node-reply-joins-process-grouping"}},
 }
 
 // Unguarded returns the requirement ids no invariant guards, with why and what covers
