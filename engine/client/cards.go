@@ -163,7 +163,9 @@ func (c *Client) remove(k *card) {
 	k.hasDeadline = false
 	k.timedList = nil
 	c.cardsChanged()
-	c.drafts.clear(k.key)
+	if !c.mutants.Has(mutant.RemovalKeepsDraft) { // MUTANT removal-keeps-draft: the stored draft stays
+		c.drafts.clear(k.key)
+	}
 	if c.page.focus == k {
 		c.page.focus = nil
 	}
@@ -187,7 +189,7 @@ func (c *Client) setState(k *card, state string) {
 		return
 	}
 	k.state = state
-	if state == wire.StateContinued && k.busy == viaWaterfall {
+	if state == wire.StateContinued && k.busy == viaWaterfall && !c.mutants.Has(mutant.ContinuedKeepsBusy) { // MUTANT continued-keeps-busy
 		k.busy = viaNone
 		k.hint = msgResubmit
 	}
