@@ -37,6 +37,7 @@ func GenerateFrom(r Rand) *scenarios.Scenario {
 	g.edges()
 	g.features(t)
 	g.inputs()
+	g.clientInputs() // explore/inputs_client_drafts.go
 	g.heal(t)
 	return g.finish()
 }

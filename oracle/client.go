@@ -503,7 +503,7 @@ func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
 	case wire.SendCall:
 		if x.Endpoint == wire.EndpointAnswer {
 			if a := parseAnswerArgs(x.Args); a.callID != "" {
-				cm.submits.answerSent(x.RPCID, fgKey{a.agent, a.callID})
+				cm.submits.answerSent(i, x.RPCID, fgKey{a.agent, a.callID})
 			}
 			c.cardChannel(i, cm, x)
 			if !cm.submit || cm.submitUsed {

@@ -19,16 +19,23 @@ import (
 //     on this page (CARD-6);
 //   - a late-answer RPC the host accepted steers the reply without settling, and the panel
 //     closes: the card is not shown until something republishes it (a request for the call,
-//     a continued row that may make its card again, the tool row's action) (CARD-7).
+//     a continued row that may make its card again, the tool row's action, any of them
+//     since the RPC was sent: a card made again meanwhile is not the one the reply closes)
+//     (CARD-7).
 
 // clientSubmits is the oracle's model of one page's submissions.
 type clientSubmits struct {
 	wf       map[fgKey]*wfSubmit // waterfall submissions the page has not reconciled away
-	rpc      map[string]fgKey    // late-answer RPCs awaiting their reply, by RPC id
-	accepted map[fgKey]int       // call -> record of the accepted late-answer reply
+	rpc      map[string]rpcSent  // late-answer RPCs awaiting their reply, by RPC id
+	accepted map[fgKey]rpcSent   // call -> the late-answer RPC the host accepted last
 	shownAt  map[fgKey]int       // call -> record of the last update that may (re)make its card
 	user     int                 // record of the page's last user action (-1 none)
 	reopen   int                 // record of the page's last tool-row action (-1 none)
+}
+
+type rpcSent struct {
+	key       fgKey
+	sent, rep int // the SendCall and its accepted reply
 }
 
 type wfSubmit struct {
@@ -42,7 +49,7 @@ type wfSubmit struct {
 }
 
 func (s *clientSubmits) reload() {
-	*s = clientSubmits{wf: map[fgKey]*wfSubmit{}, rpc: map[string]fgKey{}, accepted: map[fgKey]int{}, shownAt: map[fgKey]int{}, user: -1, reopen: -1}
+	*s = clientSubmits{wf: map[fgKey]*wfSubmit{}, rpc: map[string]rpcSent{}, accepted: map[fgKey]rpcSent{}, shownAt: map[fgKey]int{}, user: -1, reopen: -1}
 }
 
 // submitted records a waterfall result the page sent for a user's submit; v is the
@@ -59,9 +66,9 @@ func (s *clientSubmits) submitted(i int, k fgKey, v *clientView) {
 	s.wf[k] = w
 }
 
-// answerSent records a late-answer RPC.
-func (s *clientSubmits) answerSent(id string, k fgKey) {
-	s.rpc[id] = k
+// answerSent records a late-answer RPC sent at record i.
+func (s *clientSubmits) answerSent(i int, id string, k fgKey) {
+	s.rpc[id] = rpcSent{key: k, sent: i}
 	if w := s.wf[k]; w != nil {
 		w.rpc = true
 	}
@@ -69,13 +76,14 @@ func (s *clientSubmits) answerSent(id string, k fgKey) {
 
 // answerReply records the HTTP reply to a late-answer RPC.
 func (s *clientSubmits) answerReply(i int, id string, env wire.Envelope) {
-	k, ok := s.rpc[id]
+	sent, ok := s.rpc[id]
 	if !ok {
 		return
 	}
 	delete(s.rpc, id)
 	if env.OK && !bytes.Equal(bytes.TrimSpace(env.Value), []byte("false")) {
-		s.accepted[k] = i
+		sent.rep = i
+		s.accepted[sent.key] = sent
 	}
 }
 
@@ -136,8 +144,10 @@ func (c *Checker) clientSubmit(i int, cm *clientModel, cs *wire.ClientState) {
 				return
 			}
 		}
-		if at, ok := s.accepted[key]; ok && k.Shown && (!hasReq || req < at) && s.shownAt[key] < at && s.reopen < at {
-			c.fail(invClientSubmit, i, cm.name+": card "+k.Key+" is still shown after the host accepted its late answer: the panel closes", at)
+		// Anything since the RPC was sent may have made the card again (the reply then
+		// closes nothing: its card is gone) or republished it.
+		if a, ok := s.accepted[key]; ok && k.Shown && (!hasReq || req < a.sent) && s.shownAt[key] < a.sent && s.reopen < a.sent {
+			c.fail(invClientSubmit, i, cm.name+": card "+k.Key+" is still shown after the host accepted its late answer: the panel closes", a.rep)
 			return
 		}
 	}

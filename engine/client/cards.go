@@ -70,7 +70,7 @@ func (c *Client) newCard(session string, qs []wire.Question, callID, kind string
 		k.engage(c.now)
 	}
 	if stored, ok := c.drafts.get(k.key); ok {
-		if p, fits := c.rd.decodeProgress(stored, len(qs)); !fits {
+		if p, fits := c.rd.decodeProgress(stored, len(qs), c.mutants.Has(mutant.DraftCountUnchecked)); !fits {
 			c.drafts.clear(k.key)
 		} else {
 			k.index = p.index

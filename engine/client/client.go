@@ -394,6 +394,9 @@ func (c *Client) mount(s *sessionView, k *card) {
 		return
 	}
 	s.prunePending = false
+	if c.mutants.Has(mutant.MountSkipsPrune) {
+		return // MUTANT mount-skips-prune
+	}
 	c.drafts.prune(s.id, func(key string) bool {
 		o := c.page.byKey.at(key)
 		return o != nil && o.session == s.id

@@ -62,6 +62,9 @@ const (
 	ContinuedKeepsBusy
 	AutofocusIgnoresCountdown
 	ReplyPlacedAsTrigger
+	MountSkipsPrune
+	RPCAcceptKeepsPanel
+	DraftCountUnchecked
 	numIDs
 )
 
@@ -380,6 +383,23 @@ var table = [numIDs]Info{
 		Doc: "a late reply that opens a turn is laid out like the turn's trigger message: its group sits at top level, " +
 			"before the turn's disclosure, outside whole-turn folding",
 		Source: "placing every user message that starts a turn as its trigger, the reply included (issue 12)",
+	},
+	MountSkipsPrune: {
+		Name: "mount-skips-prune", Side: Client, Breaks: []string{"DRAFT-3"},
+		Doc: "mounting a Session's composer does not prune its drafts to the live card keys, so the drafts of cards that " +
+			"did not come back after a reload stay in storage for good",
+		Source: "a cleanup left to the close path alone (issue 12)",
+	},
+	RPCAcceptKeepsPanel: {
+		Name: "rpc-accept-keeps-panel", Side: Client, Breaks: []string{"CARD-7"},
+		Doc:    "an accepted late-answer RPC clears the busy state but leaves the panel open",
+		Source: "treating the accepted reply like a failed one minus the message (issue 12)",
+	},
+	DraftCountUnchecked: {
+		Name: "draft-count-unchecked", Side: Client, Breaks: []string{"DRAFT-2"},
+		Doc: "a stored draft is restored if its index is in range and its entries are well typed, whatever their number: a " +
+			"draft of another question set attaches to the card (missing entries blank, extra ones dropped)",
+		Source: "validating each stored entry but not the list's length against the card (issue 12)",
 	},
 	TakeTimeIgnored: {
 		Name: "take-time-ignored", Side: Client, Breaks: []string{"CD-4", "CD-6"},
