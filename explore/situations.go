@@ -85,6 +85,7 @@ const (
 	sitProbeContinuedCard
 	sitProbeQueuedReply
 	sitReaskContinued
+	sitDraftReshaped
 	numSituations
 )
 
@@ -148,6 +149,7 @@ var situationList = [numSituations]Situation{
 	sitProbeContinuedCard:       {"probe-continued-card", "a probe saw a continued card (CARD-9, ROW-1)"},
 	sitProbeQueuedReply:         {"probe-reservation-held", "a probe saw the host hold a reservation (LATE-6)"},
 	sitReaskContinued:           {"reask-continued-call", "a call id whose result was pending was asked again (PROJ-3) and its card got a waterfall beside the RPC (CARD-4)"},
+	sitDraftReshaped:            {"draft-reshaped-after-reload", "a client edited a card, reloaded, then took a request for the call with another question count: the stored draft does not fit (DRAFT-2)"},
 }
 
 var crashSituation = map[string]int{
@@ -335,6 +337,7 @@ func (x *situations) scan(tr *trace.Trace, s *scenarios.Scenario) Reached {
 		}
 	}
 	x.scanInputs(tr)
+	x.scanClient(tr) // situations_client.go
 	return x.hit
 }
 
