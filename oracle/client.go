@@ -1,8 +1,6 @@
 package oracle
 
 import (
-	"strconv"
-
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/trace"
@@ -257,19 +255,6 @@ func (cm *clientModel) sawQuestions(k fgKey, n int) {
 	}
 }
 
-// frozenBefore reports whether k was frozen by an input before the current one: the
-// client runs its due countdown ticks before it handles an input, so an expiry in the
-// Apply of the edit itself came first. Across a reload the freeze survives with the
-// stored draft, which a card restores only if it fits its question set (DRAFT-2): when
-// the call was asked with different question counts, that is not known.
-func (cm *clientModel) frozenBefore(k fgKey) bool {
-	rec, ok := cm.frozen[k]
-	if !ok || rec >= cm.cur {
-		return false
-	}
-	return cm.frozeAt[k] == cm.reloads || cm.nq[k] >= 0
-}
-
 // cardKey resolves the card a user action names: a call id, or the composer seat when
 // the page can hold only one card there. The seat shows the latest published card, which
 // the trace does not show, so the composer seat is attributed only when every card the
@@ -425,16 +410,7 @@ func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
 	case wire.SendResult:
 		cm.resultGen[x.RPCID] = x.Gen
 		ev := cm.events[x.EventID]
-		if x.Outcome.Kind == wire.OutcomeResult {
-			if !cm.submit || cm.submitUsed {
-				c.fail(invClientNoManufacturedReply, i, cm.name+": answered ev="+x.EventID+" in response to "+c.recs[cm.cur].Payload.String()+
-					", not to a submit of its user", cm.cur)
-			}
-			cm.submitUsed = true
-		}
-		if x.Outcome.Kind == wire.OutcomeRejected && x.Outcome.Error.HasCode(wire.AskCancelled) && ev != nil && ev.keyed {
-			c.fail(invClientNoManufacturedReply, i, cm.name+": rejected keyed request ev="+x.EventID+" ("+ev.call+") with ASK_CANCELLED: closing a keyed card records nothing", cm.cur)
-		}
+		c.noManufacturedResult(i, cm, x, ev)
 		if ev == nil {
 			return
 		}
@@ -444,16 +420,9 @@ func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
 		}
 		if ev.timed {
 			st := cm.claimFor(k)
+			c.claimDisciplineOutcome(i, cm, x, ev, st)
 			switch x.Outcome.Kind {
 			case wire.OutcomeResult, wire.OutcomeRejected:
-				if st == nil {
-					c.fail(invClientClaimDiscipline, i, cm.name+": sent "+x.Outcome.String()+" for timed ev="+x.EventID+" without opening attachWait for "+ev.call+" first", ev.rec)
-				}
-				for _, cs := range cm.cancelled {
-					if cs.session == k.session && cs.call == k.callID {
-						c.fail(invClientClaimDiscipline, i, cm.name+": released its claim on "+ev.call+" in the same input, just before sending its outcome", cm.cur)
-					}
-				}
 				if fh, ok := c.recs[cm.cur].Payload.(wire.FromHost); !ok || !isCancelOf(fh.Frame, x.EventID) {
 					cm.results[x.RPCID] = &clientResult{key: k, eventID: x.EventID, rec: i}
 				}
@@ -461,24 +430,8 @@ func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
 				if x.EventID == cm.expectNext {
 					cm.expectNext = ""
 				}
-				if st != nil && !st.ended && !st.cancelled {
-					c.fail(invClientClaimDiscipline, i, cm.name+": delegated timed ev="+x.EventID+" with next while still holding its claim stream "+st.id, st.openRec)
-				}
 			}
-			if x.Outcome.Kind == wire.OutcomeRejected && x.Outcome.Error.HasCode(wire.AskTimedOut) {
-				switch {
-				case st == nil || !st.hasFrame:
-					c.fail(invClientExpiry, i, cm.name+": countdown expiry for "+ev.call+" without a claim frame", ev.rec)
-				case r.ClientTime < st.frameCT+st.rem-(cm.back-st.backAtFrame):
-					// a pause resumes its preserved remainder from the client's clock as it
-					// reads then (CD-2), so a clock moved back meanwhile moves expiry with it
-					// (CD-10); nothing else makes it come earlier
-					c.fail(invClientExpiry, i, cm.name+": countdown expiry for "+ev.call+" at client time "+strconv.FormatInt(r.ClientTime, 10)+
-						", before "+strconv.FormatInt(st.frameCT, 10)+" + "+strconv.FormatInt(st.rem, 10), st.frameRec)
-				case cm.frozenBefore(k):
-					c.fail(invClientExpiry, i, cm.name+": countdown expiry for "+ev.call+", a card its user edited or took time on", st.frameRec)
-				}
-			}
+			c.clientExpiryOutcome(i, r, cm, x, ev, st)
 		}
 		ev.done = true
 	case wire.OpenStream:
@@ -494,22 +447,14 @@ func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
 		st.cancelled = true
 		cm.cancelled = append(cm.cancelled, st)
 		c.hideKeepsClaim(i, cm, st)
-		for _, res := range cm.results {
-			if res.key.session == st.session && res.key.callID == st.call {
-				c.fail(invClientClaimDiscipline, i, cm.name+": released its claim on "+st.call+" before the host acknowledged the outcome it sent", res.rec)
-				break
-			}
-		}
+		c.claimKeptUntilAcknowledged(i, cm, st)
 	case wire.SendCall:
 		if x.Endpoint == wire.EndpointAnswer {
 			if a := parseAnswerArgs(x.Args); a.callID != "" {
 				cm.submits.answerSent(i, x.RPCID, fgKey{a.agent, a.callID})
 			}
 			c.cardChannel(i, cm, x)
-			if !cm.submit || cm.submitUsed {
-				c.fail(invClientNoManufacturedReply, i, cm.name+": sent a late answer in response to "+c.recs[cm.cur].Payload.String()+", not to a submit of its user", cm.cur)
-			}
-			cm.submitUsed = true
+			c.noManufacturedAnswer(i, cm)
 		}
 	}
 }
@@ -527,17 +472,4 @@ func (cm *clientModel) liveTimedEvent(sess, call string) string {
 		}
 	}
 	return ""
-}
-
-// delegated checks, when a client's input is over, that a claim stream which ended with
-// no frame made it delegate its request with next (CLAIM-5: no host wait remains).
-func (c *Checker) delegated(cm *clientModel) {
-	if cm.expectNext == "" {
-		return
-	}
-	ev := cm.expectNext
-	cm.expectNext = ""
-	if e := cm.events[ev]; e != nil && !e.done && c.on(invClientClaimDiscipline) {
-		c.fail(invClientClaimDiscipline, cm.cur, cm.name+": the claim stream of ev="+ev+" ended with no frame but the client did not delegate it (next)", e.rec)
-	}
 }
