@@ -1,6 +1,10 @@
 package oracle
 
 import (
+	"cmp"
+	"slices"
+	"strings"
+
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/trace"
@@ -159,7 +163,7 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 		case wire.StreamEnd:
 			if st := cm.streams[f.StreamID]; st != nil {
 				if !st.ended && !st.cancelled && !st.hasFrame && st.gen == cm.gen {
-					cm.expectNext = cm.liveTimedEvent(st.session, st.call)
+					cm.expectNext = cm.liveTimedEvent(st)
 				}
 				st.ended = true
 			}
@@ -266,22 +270,33 @@ func (cm *clientModel) cardKey(a wire.UserAction) (fgKey, bool) {
 		if a.Session != "" {
 			return fgKey{a.Session, a.Card}, true
 		}
+		// the earliest request, else claim, else card of that call id (map order never decides)
+		var found *clientEvent
 		for _, ev := range cm.events {
-			if ev.call == a.Card {
-				return fgKey{ev.session, ev.call}, true
+			if ev.call == a.Card && (found == nil || ev.rec < found.rec) {
+				found = ev
 			}
 		}
+		if found != nil {
+			return fgKey{found.session, found.call}, true
+		}
+		var claim *clientStream
 		for _, st := range cm.streams {
-			if st.call == a.Card {
-				return fgKey{st.session, st.call}, true
+			if st.call == a.Card && (claim == nil || st.openRec < claim.openRec) {
+				claim = st
 			}
 		}
-		for k := range cm.cards {
-			if k.callID == a.Card {
-				return k, true
+		if claim != nil {
+			return fgKey{claim.session, claim.call}, true
+		}
+		var k fgKey
+		ok := false
+		for c := range cm.cards {
+			if c.callID == a.Card && (!ok || c.session < k.session) {
+				k, ok = c, true
 			}
 		}
-		return fgKey{}, false
+		return k, ok
 	}
 	if a.Card != "" {
 		return fgKey{}, false
@@ -464,12 +479,53 @@ func isCancelOf(f wire.Frame, ev string) bool {
 	return ok && c.EventID == ev
 }
 
-// liveTimedEvent is the id of the page's live timed request for the call ("" none).
-func (cm *clientModel) liveTimedEvent(sess, call string) string {
+// liveTimedEvent is the id of the page's live timed request for the call whose claim
+// stream st is ("" none): the latest one the page took before it opened st (the request
+// that opened it), else the latest one.
+func (cm *clientModel) liveTimedEvent(st *clientStream) string {
+	var best *clientEvent
+	better := func(ev *clientEvent) bool {
+		if best == nil {
+			return true
+		}
+		if in, bin := ev.rec <= st.openRec, best.rec <= st.openRec; in != bin {
+			return in
+		}
+		return ev.rec > best.rec || ev.rec == best.rec && ev.id < best.id
+	}
 	for _, ev := range cm.events {
-		if ev.timed && !ev.done && ev.session == sess && ev.call == call {
-			return ev.id
+		if ev.timed && !ev.done && ev.session == st.session && ev.call == st.call && better(ev) {
+			best = ev
 		}
 	}
-	return ""
+	if best == nil {
+		return ""
+	}
+	return best.id
+}
+
+// eventsByRec lists the page's requests in the order it took them (a check that reports
+// the first offender must not depend on map order).
+func (cm *clientModel) eventsByRec() []*clientEvent {
+	out := make([]*clientEvent, 0, len(cm.events))
+	for _, ev := range cm.events {
+		out = append(out, ev)
+	}
+	slices.SortFunc(out, func(a, b *clientEvent) int {
+		if a.rec != b.rec {
+			return cmp.Compare(a.rec, b.rec)
+		}
+		return strings.Compare(a.id, b.id)
+	})
+	return out
+}
+
+// viewsBySession lists the Sessions the page received views of, sorted.
+func (cm *clientModel) viewsBySession() []string {
+	out := make([]string, 0, len(cm.views))
+	for id := range cm.views {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
 }

@@ -34,11 +34,14 @@ func (c *Checker) claimDisciplineOutcome(i int, cm *clientModel, x wire.SendResu
 // claimKeptUntilAcknowledged checks a claim stream the client cancels: no outcome it sent
 // for the call may still await the host's reply (CLAIM-2).
 func (c *Checker) claimKeptUntilAcknowledged(i int, cm *clientModel, st *clientStream) {
+	var first *clientResult // the earliest outcome still unacknowledged (map order never decides)
 	for _, res := range cm.results {
-		if res.key.session == st.session && res.key.callID == st.call {
-			c.fail(invClientClaimDiscipline, i, cm.name+": released its claim on "+st.call+" before the host acknowledged the outcome it sent", res.rec)
-			break
+		if res.key.session == st.session && res.key.callID == st.call && (first == nil || res.rec < first.rec) {
+			first = res
 		}
+	}
+	if first != nil {
+		c.fail(invClientClaimDiscipline, i, cm.name+": released its claim on "+st.call+" before the host acknowledged the outcome it sent", first.rec)
 	}
 }
 

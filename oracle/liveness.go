@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"sort"
 	"strconv"
 
 	"github.com/twosettle/twosettle/trace"
@@ -88,8 +89,13 @@ func (c *Checker) final(f *trace.Final) {
 		}
 	}
 
-	for _, cm := range c.clients {
-		c.delegated(cm)
+	names := make([]string, 0, len(c.clients))
+	for n := range c.clients {
+		names = append(names, n)
+	}
+	sort.Strings(names) // the first client owing a delegation is reported, whatever the map order
+	for _, n := range names {
+		c.delegated(c.clients[n])
 	}
 	c.leaks(f)
 	c.snapshot(FinalRecord, &f.Host, f.Clients)
