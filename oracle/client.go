@@ -270,15 +270,24 @@ func (cm *clientModel) cardKey(a wire.UserAction) (fgKey, bool) {
 		if a.Session != "" {
 			return fgKey{a.Session, a.Card}, true
 		}
-		// the earliest request, else claim, else card of that call id (map order never decides)
-		var found *clientEvent
-		for _, ev := range cm.events {
-			if ev.call == a.Card && (found == nil || ev.rec < found.rec) {
-				found = ev
+		// the Session of the page's requests for that call id, the live ones first; when
+		// they name several Sessions the action is not attributed (map order never decides)
+		sess, n := "", 0
+		for _, live := range [2]bool{true, false} {
+			for _, ev := range cm.events {
+				if ev.call == a.Card && (!live || !ev.done) && (n == 0 || ev.session != sess) {
+					sess, n = ev.session, n+1
+				}
+			}
+			if n > 0 {
+				break
 			}
 		}
-		if found != nil {
-			return fgKey{found.session, found.call}, true
+		switch {
+		case n == 1:
+			return fgKey{sess, a.Card}, true
+		case n > 1:
+			return fgKey{}, false
 		}
 		var claim *clientStream
 		for _, st := range cm.streams {
