@@ -440,7 +440,7 @@ func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
 		}
 		k := fgKey{ev.session, ev.call}
 		if x.Outcome.Kind == wire.OutcomeResult && cm.submit && ev.question && ev.call != "" {
-			cm.submits.submitted(i, k, cm.views[k.session])
+			cm.submits.submitted(i, k, cm.views[k.session], x.Outcome.Value)
 		}
 		if ev.timed {
 			st := cm.claimFor(k)
@@ -475,6 +475,7 @@ func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
 	case wire.SendCall:
 		if x.Endpoint == wire.EndpointAnswer {
 			if a := parseAnswerArgs(x.Args); a.callID != "" {
+				c.clientResubmit(i, cm, fgKey{a.agent, a.callID}, a.raw)
 				cm.submits.answerSent(i, x.RPCID, fgKey{a.agent, a.callID})
 			}
 			c.cardChannel(i, cm, x)

@@ -106,5 +106,22 @@ func init() {
 				}
 				return final
 			}},
+		violationCase{inv: "INV-CLIENT-SUBMIT", name: "CARD-6 the kept draft is what the late-answer RPC resubmits", base: "timed",
+			break_: func(m *mut) int {
+				i := m.find(0, "c2@", "in tick")
+				for m.tr.Records[i].ClientTime < 4000 {
+					i = m.find(1, "c2@", "in tick")
+				}
+				m.set(i, wire.User{Action: wire.UserAction{Kind: wire.ActSubmit, Card: "q2"}})
+				r := m.tr.Records[i+1].Payload.(wire.SendResult)
+				r.Outcome = wire.Outcome{Kind: wire.OutcomeResult, Value: []byte(`{"answers":[{"id":"a","selected":["x"]}]}`)}
+				m.set(i+1, r)
+				j := m.find(0, "c2@", "in frame session s1 events=11..13", "q2:continued")
+				at, ct := m.tr.Records[j].Time+1, m.tr.Records[j].ClientTime+1
+				m.insert(j+1, trace.Record{Time: at, ClientTime: ct, Actor: "c2", Kind: trace.In, Payload: wire.User{Action: wire.UserAction{Kind: wire.ActSubmit, Card: "q2"}}})
+				m.insert(j+2, trace.Record{Time: at, ClientTime: ct, Actor: "c2", Kind: trace.Out, Payload: wire.SendCall{Gen: 1, RPCID: "c2-rx", Endpoint: wire.EndpointAnswer,
+					Args: []byte(`{"agentId":"s1","callId":"q2","answer":{"answers":[{"id":"a","selected":["y"]}]}}`)}})
+				return j + 2
+			}},
 	)
 }

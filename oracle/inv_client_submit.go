@@ -2,6 +2,8 @@ package oracle
 
 import (
 	"bytes"
+	"encoding/json"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -30,6 +32,8 @@ type clientSubmits struct {
 	accepted map[fgKey]rpcSent   // call -> the late-answer RPC the host accepted last
 	shownAt  map[fgKey]int       // call -> record of the last update that may (re)make its card
 	user     int                 // record of the page's last user action (-1 none)
+	prevUser int                 // the one before it
+	skip     bool                // the last user action was a skip (it edits before it submits)
 	reopen   int                 // record of the page's last tool-row action (-1 none)
 }
 
@@ -40,6 +44,7 @@ type rpcSent struct {
 
 type wfSubmit struct {
 	rec  int // the SendResult
+	sent any // the answers it sent, decoded
 	cont int // the update that turned the call continued (0: not yet)
 	rpc  bool
 	// was: the card was continued already when it was submitted (a reused call id's new
@@ -49,13 +54,19 @@ type wfSubmit struct {
 }
 
 func (s *clientSubmits) reload() {
-	*s = clientSubmits{wf: map[fgKey]*wfSubmit{}, rpc: map[string]rpcSent{}, accepted: map[fgKey]rpcSent{}, shownAt: map[fgKey]int{}, user: -1, reopen: -1}
+	*s = clientSubmits{wf: map[fgKey]*wfSubmit{}, rpc: map[string]rpcSent{}, accepted: map[fgKey]rpcSent{}, shownAt: map[fgKey]int{}, user: -1, prevUser: -1, reopen: -1}
 }
 
 // submitted records a waterfall result the page sent for a user's submit; v is the
 // page's last view of the Session (nil none).
-func (s *clientSubmits) submitted(i int, k fgKey, v *clientView) {
+func (s *clientSubmits) submitted(i int, k fgKey, v *clientView, value []byte) {
 	w := &wfSubmit{rec: i}
+	var ans struct {
+		Answers any `json:"answers"`
+	}
+	if json.Unmarshal(value, &ans) == nil {
+		w.sent = ans.Answers
+	}
 	if v != nil {
 		for _, r := range v.questions.Active {
 			if r.CallID == k.callID && r.State == wire.StateContinued {
@@ -89,7 +100,7 @@ func (s *clientSubmits) answerReply(i int, id string, env wire.Envelope) {
 
 // userAction records a user action of the page.
 func (s *clientSubmits) userAction(i int, a wire.UserAction) {
-	s.user = i
+	s.prevUser, s.user, s.skip = s.user, i, a.Kind == wire.ActSkip
 	if a.Kind == wire.ActReopen {
 		s.reopen = i
 	}
@@ -165,4 +176,24 @@ func cardBusyText(k wire.CardState) string {
 		s += " hint=" + quoteText(k.Hint)
 	}
 	return s
+}
+
+// clientResubmit checks a late-answer call the page sends (CARD-6): when it is its
+// user's first action since the call turned continued during a waterfall submission
+// (and not a skip, which edits first), it sends the kept draft: the batch the waterfall
+// submission sent.
+func (c *Checker) clientResubmit(i int, cm *clientModel, k fgKey, answers []byte) {
+	s := &cm.submits
+	w := s.wf[k]
+	if !c.on(invClientSubmit) || w == nil || w.cont == 0 || w.rpc || w.sent == nil || s.user != cm.cur || s.prevUser >= w.cont || s.skip {
+		return
+	}
+	if req, ok := cm.page.reqAt[k]; ok && req > w.rec {
+		return
+	}
+	var got any
+	if json.Unmarshal(answers, &got) != nil || !reflect.DeepEqual(got, w.sent) {
+		c.fail(invClientSubmit, i, cm.name+": resubmitted "+k.session+"/"+k.callID+" by RPC with "+quoteText(string(answers))+
+			", not the draft its waterfall submission kept", w.rec)
+	}
 }
