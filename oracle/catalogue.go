@@ -419,7 +419,8 @@ func init() {
 		Needs: NeedsClients,
 		Doc: "After a waterfall submission the card stays busy with its complete draft until the page reconciles it away " +
 			"or a request for the call arrives again; if the call turns continued meanwhile the card re-arms (not busy, " +
-			"the resubmit hint, the kept draft) until its user acts; after the host accepts a late answer the panel is " +
+			"the resubmit hint, the kept draft) until its user acts, and a resubmit by RPC as its user's next action sends " +
+			"that kept batch; after the host accepts a late answer the panel is " +
 			"closed until something republishes the card.",
 	}
 	catalogue[invClientAutofocus] = Invariant{

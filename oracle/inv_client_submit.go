@@ -18,7 +18,8 @@ import (
 //   - if the question turns continued during that submission (an update the page took
 //     lists it continued with no reply of it queued), the controls re-arm: the card is not
 //     busy and shows the resubmit hint, with the kept draft, until its user does anything
-//     on this page (CARD-6);
+//     on this page, and a late-answer call that is that user's next action sends the
+//     batch the waterfall submission sent (CARD-6);
 //   - a late-answer RPC the host accepted steers the reply without settling, and the panel
 //     closes: the card is not shown until something republishes it (a request for the call,
 //     a continued row that may make its card again, the tool row's action, any of them
