@@ -38,6 +38,7 @@ func GenerateFrom(r Rand) *scenarios.Scenario {
 	g.features(t)
 	g.inputs()
 	g.hostRejections()
+	g.clientInputs() // explore/inputs_client_drafts.go
 	g.heal(t)
 	return g.finish()
 }

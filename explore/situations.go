@@ -87,6 +87,7 @@ const (
 	sitProbeQueuedReply
 	sitReaskContinued
 	sitForeignRejection
+	sitDraftReshaped
 	numSituations
 )
 
@@ -151,6 +152,7 @@ var situationList = [numSituations]Situation{
 	sitProbeQueuedReply:         {"probe-reservation-held", "a probe saw the host hold a reservation (LATE-6)"},
 	sitReaskContinued:           {"reask-continued-call", "a call id whose result was pending was asked again (PROJ-3) and its card got a waterfall beside the RPC (CARD-4)"},
 	sitForeignRejection:         {"foreign-rejection-restored", "a rejection no reference client sends (a plain error, a UserQuestionError with no code or a code of its own) settled a call (ASK-5)"},
+	sitDraftReshaped:            {"draft-reshaped-after-reload", "a client edited a card, reloaded, then took a request for the call with another question count: the stored draft does not fit (DRAFT-2)"},
 }
 
 var crashSituation = map[string]int{
@@ -346,6 +348,7 @@ func (x *situations) scan(tr *trace.Trace, s *scenarios.Scenario) Reached {
 	}
 	x.scanInputs(run)
 	x.scanHost(tr)
+	x.scanClient(tr) // situations_client.go
 	x.run = nil
 	return x.hit
 }

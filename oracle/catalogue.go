@@ -76,6 +76,12 @@ const (
 	invToolErrorShape
 	invRejectionRestored
 	invClaimEndIgnored
+	invClientSweep
+	invClientDrafts
+	invClientUnkeyedKeys
+	invClientSubmit
+	invClientAutofocus
+	invClientConversation
 	numInvariants
 )
 
@@ -423,6 +429,54 @@ var catalogue = [numInvariants]Invariant{
 			"ignored. A client's own cancel, a disconnect and a restart end streams by command and are not the host's. " +
 			"The host's half of CLAIM-6: the client's listener ending is covered by engine/client's CLAIM-6 tests.",
 	},
+}
+
+func init() {
+	// The client-side invariants issue 12 added for the last client gap ids, each in its
+	// own file (oracle/inv_client_*.go).
+	catalogue[invClientSweep] = Invariant{
+		Name: "INV-CLIENT-SWEEP", Kind: KindSafety, Guards: []string{"CARD-8"},
+		Needs: NeedsClients,
+		Doc: "At every probe and at the end, a call-keyed question card the page lists is justified by the last update of " +
+			"its Session the page reconciled: the projection lists the call answerable (open, or continued with no reply " +
+			"of it queued), a live request held it then, or a request for it arrived since; otherwise that update removed it.",
+	}
+	catalogue[invClientDrafts] = Invariant{
+		Name: "INV-CLIENT-DRAFTS", Kind: KindSafety, Guards: []string{"DRAFT-2", "DRAFT-3", "CARD-8"},
+		Needs: NeedsClients,
+		Doc: "At every probe and at the end, a listed card's stored draft fits its question set; a card that closed on " +
+			"this page load left no draft; and once a Session's composer is mounted on a reconciled page every stored " +
+			"draft of that Session belongs to a card the page lists.",
+	}
+	catalogue[invClientUnkeyedKeys] = Invariant{
+		Name: "INV-CLIENT-UNKEYED-KEYS", Kind: KindSafety, Guards: []string{"CARD-3"},
+		Needs: NeedsClients,
+		Doc: "An unkeyed card's key is never one an earlier page load of the same client showed, as a card or as a " +
+			"stored draft: the key's random part is drawn once per page load, so no old draft attaches to it.",
+	}
+	catalogue[invClientSubmit] = Invariant{
+		Name: "INV-CLIENT-SUBMIT", Kind: KindSafety, Guards: []string{"CARD-5", "CARD-6", "CARD-7"},
+		Needs: NeedsClients,
+		Doc: "After a waterfall submission the card stays busy with its complete draft until the page reconciles it away " +
+			"or a request for the call arrives again; if the call turns continued meanwhile the card re-arms (not busy, " +
+			"the resubmit hint, the kept draft) until its user acts, and a resubmit by RPC as its user's next action sends " +
+			"that kept batch; after the host accepts a late answer the panel is " +
+			"closed until something republishes the card.",
+	}
+	catalogue[invClientAutofocus] = Invariant{
+		Name: "INV-CLIENT-AUTOFOCUS", Kind: KindSafety, Guards: []string{"CD-8"},
+		Needs: NeedsClients,
+		Doc: "At every probe and at the end, a card that has the page's focus without a user focus action of this page " +
+			"load was autofocused: it has an optionless question, and (keyed) it had a ready channel with no countdown on " +
+			"this page load (an untimed request, a frame with no remainingMs, a continued row).",
+	}
+	catalogue[invClientConversation] = Invariant{
+		Name: "INV-CLIENT-CONVERSATION", Kind: KindSafety, Guards: []string{"NODE-4"},
+		Needs: NeedsClients,
+		Doc: "At every probe and at the end, a late reply in a page's chat is process content: inside a process group of " +
+			"its own turn at the group's depth plus one, after its turn's disclosure with the group directly under it " +
+			"(also when the reply opens the turn), and hidden exactly when its turn or its group is folded.",
+	}
 }
 
 // Catalogue returns every invariant, in catalogue order.

@@ -1,7 +1,9 @@
 package oracle
 
 import (
-	"strconv"
+	"cmp"
+	"slices"
+	"strings"
 
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
@@ -47,6 +49,10 @@ type clientModel struct {
 	submit     bool   // the current input is the user's submit
 	submitUsed bool
 	cancelled  []*clientStream // claim streams the client cancelled in the current input
+
+	page    clientPage     // what the oracle knows of the current page load (clientpage.go)
+	unkeyed map[string]int // unkeyed card keys (and stored draft keys) probes showed: the page load they were seen on
+	submits clientSubmits  // waterfall submissions and accepted RPC answers (INV-CLIENT-SUBMIT)
 }
 
 type clientEvent struct {
@@ -78,7 +84,9 @@ func (c *Checker) client(name string) *clientModel {
 	cm := c.clients[name]
 	if cm == nil {
 		cm = &clientModel{name: name, events: map[string]*clientEvent{}, streams: map[string]*clientStream{}, byCall: map[fgKey][]*clientStream{}, views: map[string]*clientView{}, blind: map[string]bool{},
-			results: map[string]*clientResult{}, resultGen: map[string]int{}, frozen: map[fgKey]int{}, frozeAt: map[fgKey]int{}, nq: map[fgKey]int{}, cards: map[fgKey]bool{}, settled: map[fgKey]bool{}}
+			results: map[string]*clientResult{}, resultGen: map[string]int{}, frozen: map[fgKey]int{}, frozeAt: map[fgKey]int{}, nq: map[fgKey]int{}, cards: map[fgKey]bool{}, settled: map[fgKey]bool{},
+			page: newClientPage(0), unkeyed: map[string]int{}}
+		cm.submits.reload()
 		c.clients[name] = cm
 	}
 	return cm
@@ -127,6 +135,7 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 			}
 			cm.events[f.EventID] = ev
 			if f.Event == wire.EventQuestionsRequest && f.AgentID != "" {
+				cm.page.pageRequest(i, f.AgentID, ev.call, nq >= 0, ev.timed)
 				ev.question = true
 				if ev.call != "" {
 					k := fgKey{ev.session, ev.call}
@@ -149,12 +158,14 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 			if st := cm.streams[f.StreamID]; st != nil && !st.hasFrame {
 				if rem, ok := remainingMs(f.Value); ok {
 					st.hasFrame, st.frameCT, st.rem, st.frameRec, st.backAtFrame = true, r.ClientTime, rem, i, cm.back
+				} else if st.call != "" {
+					cm.page.untimed[fgKey{st.session, st.call}] = true // attached with no deadline
 				}
 			}
 		case wire.StreamEnd:
 			if st := cm.streams[f.StreamID]; st != nil {
 				if !st.ended && !st.cancelled && !st.hasFrame && st.gen == cm.gen {
-					cm.expectNext = cm.liveTimedEvent(st.session, st.call)
+					cm.expectNext = cm.liveTimedEvent(st)
 				}
 				st.ended = true
 			}
@@ -166,6 +177,7 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 			}
 		}
 	case wire.FromHTTP:
+		cm.submits.answerReply(i, x.RPCID, x.Envelope)
 		delete(cm.results, x.RPCID)
 		if gen, ok := cm.resultGen[x.RPCID]; ok {
 			delete(cm.resultGen, x.RPCID)
@@ -187,9 +199,13 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 			clear(cm.settled)
 			clear(cm.views)
 			cm.torn = false
+			cm.page = newClientPage(cm.reloads)
+			cm.submits.reload()
 		}
 	case wire.User:
 		a := x.Action
+		cm.page.pageUser(a)
+		cm.submits.userAction(i, a)
 		switch a.Kind {
 		case wire.ActReopen:
 			if k, ok := cm.cardKey(a); ok && a.Card != "" {
@@ -245,19 +261,6 @@ func (cm *clientModel) sawQuestions(k fgKey, n int) {
 	}
 }
 
-// frozenBefore reports whether k was frozen by an input before the current one: the
-// client runs its due countdown ticks before it handles an input, so an expiry in the
-// Apply of the edit itself came first. Across a reload the freeze survives with the
-// stored draft, which a card restores only if it fits its question set (DRAFT-2): when
-// the call was asked with different question counts, that is not known.
-func (cm *clientModel) frozenBefore(k fgKey) bool {
-	rec, ok := cm.frozen[k]
-	if !ok || rec >= cm.cur {
-		return false
-	}
-	return cm.frozeAt[k] == cm.reloads || cm.nq[k] >= 0
-}
-
 // cardKey resolves the card a user action names: a call id, or the composer seat when
 // the page can hold only one card there. The seat shows the latest published card, which
 // the trace does not show, so the composer seat is attributed only when every card the
@@ -269,22 +272,42 @@ func (cm *clientModel) cardKey(a wire.UserAction) (fgKey, bool) {
 		if a.Session != "" {
 			return fgKey{a.Session, a.Card}, true
 		}
-		for _, ev := range cm.events {
-			if ev.call == a.Card {
-				return fgKey{ev.session, ev.call}, true
+		// the Session of the page's requests for that call id, the live ones first; when
+		// they name several Sessions the action is not attributed (map order never decides)
+		sess, n := "", 0
+		for _, live := range [2]bool{true, false} {
+			for _, ev := range cm.events {
+				if ev.call == a.Card && (!live || !ev.done) && (n == 0 || ev.session != sess) {
+					sess, n = ev.session, n+1
+				}
+			}
+			if n > 0 {
+				break
 			}
 		}
+		switch {
+		case n == 1:
+			return fgKey{sess, a.Card}, true
+		case n > 1:
+			return fgKey{}, false
+		}
+		var claim *clientStream
 		for _, st := range cm.streams {
-			if st.call == a.Card {
-				return fgKey{st.session, st.call}, true
+			if st.call == a.Card && (claim == nil || st.openRec < claim.openRec) {
+				claim = st
 			}
 		}
-		for k := range cm.cards {
-			if k.callID == a.Card {
-				return k, true
+		if claim != nil {
+			return fgKey{claim.session, claim.call}, true
+		}
+		var k fgKey
+		ok := false
+		for c := range cm.cards {
+			if c.callID == a.Card && (!ok || c.session < k.session) {
+				k, ok = c, true
 			}
 		}
-		return fgKey{}, false
+		return k, ok
 	}
 	if a.Card != "" {
 		return fgKey{}, false
@@ -315,6 +338,8 @@ func (cm *clientModel) reconcile(f wire.SessionUpdate) {
 		return
 	}
 	cm.received(f)
+	cm.page.pageUpdate(cm.cur, f, cm.events)
+	cm.submits.updated(cm.cur, f, cm.views[f.Session], cm.page.held[f.Session])
 	// One pass over the update's rows and inbox, one over the client's live requests:
 	// reconcile stays linear in the open questions (an update per change, each listing
 	// every open question, made the checker cubic in them when each card looked its call
@@ -411,32 +436,19 @@ func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
 	case wire.SendResult:
 		cm.resultGen[x.RPCID] = x.Gen
 		ev := cm.events[x.EventID]
-		if x.Outcome.Kind == wire.OutcomeResult {
-			if !cm.submit || cm.submitUsed {
-				c.fail(invClientNoManufacturedReply, i, cm.name+": answered ev="+x.EventID+" in response to "+c.recs[cm.cur].Payload.String()+
-					", not to a submit of its user", cm.cur)
-			}
-			cm.submitUsed = true
-		}
-		if x.Outcome.Kind == wire.OutcomeRejected && x.Outcome.Error.HasCode(wire.AskCancelled) && ev != nil && ev.keyed {
-			c.fail(invClientNoManufacturedReply, i, cm.name+": rejected keyed request ev="+x.EventID+" ("+ev.call+") with ASK_CANCELLED: closing a keyed card records nothing", cm.cur)
-		}
+		c.noManufacturedResult(i, cm, x, ev)
 		if ev == nil {
 			return
 		}
 		k := fgKey{ev.session, ev.call}
+		if x.Outcome.Kind == wire.OutcomeResult && cm.submit && ev.question && ev.call != "" {
+			cm.submits.submitted(i, k, cm.views[k.session], x.Outcome.Value)
+		}
 		if ev.timed {
 			st := cm.claimFor(k)
+			c.claimDisciplineOutcome(i, cm, x, ev, st)
 			switch x.Outcome.Kind {
 			case wire.OutcomeResult, wire.OutcomeRejected:
-				if st == nil {
-					c.fail(invClientClaimDiscipline, i, cm.name+": sent "+x.Outcome.String()+" for timed ev="+x.EventID+" without opening attachWait for "+ev.call+" first", ev.rec)
-				}
-				for _, cs := range cm.cancelled {
-					if cs.session == k.session && cs.call == k.callID {
-						c.fail(invClientClaimDiscipline, i, cm.name+": released its claim on "+ev.call+" in the same input, just before sending its outcome", cm.cur)
-					}
-				}
 				if fh, ok := c.recs[cm.cur].Payload.(wire.FromHost); !ok || !isCancelOf(fh.Frame, x.EventID) {
 					cm.results[x.RPCID] = &clientResult{key: k, eventID: x.EventID, rec: i}
 				}
@@ -444,24 +456,8 @@ func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
 				if x.EventID == cm.expectNext {
 					cm.expectNext = ""
 				}
-				if st != nil && !st.ended && !st.cancelled {
-					c.fail(invClientClaimDiscipline, i, cm.name+": delegated timed ev="+x.EventID+" with next while still holding its claim stream "+st.id, st.openRec)
-				}
 			}
-			if x.Outcome.Kind == wire.OutcomeRejected && x.Outcome.Error.HasCode(wire.AskTimedOut) {
-				switch {
-				case st == nil || !st.hasFrame:
-					c.fail(invClientExpiry, i, cm.name+": countdown expiry for "+ev.call+" without a claim frame", ev.rec)
-				case r.ClientTime < st.frameCT+st.rem-(cm.back-st.backAtFrame):
-					// a pause resumes its preserved remainder from the client's clock as it
-					// reads then (CD-2), so a clock moved back meanwhile moves expiry with it
-					// (CD-10); nothing else makes it come earlier
-					c.fail(invClientExpiry, i, cm.name+": countdown expiry for "+ev.call+" at client time "+strconv.FormatInt(r.ClientTime, 10)+
-						", before "+strconv.FormatInt(st.frameCT, 10)+" + "+strconv.FormatInt(st.rem, 10), st.frameRec)
-				case cm.frozenBefore(k):
-					c.fail(invClientExpiry, i, cm.name+": countdown expiry for "+ev.call+", a card its user edited or took time on", st.frameRec)
-				}
-			}
+			c.clientExpiryOutcome(i, r, cm, x, ev, st)
 		}
 		ev.done = true
 	case wire.OpenStream:
@@ -479,19 +475,15 @@ func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
 		st.cancelled = true
 		cm.cancelled = append(cm.cancelled, st)
 		c.hideKeepsClaim(i, cm, st)
-		for _, res := range cm.results {
-			if res.key.session == st.session && res.key.callID == st.call {
-				c.fail(invClientClaimDiscipline, i, cm.name+": released its claim on "+st.call+" before the host acknowledged the outcome it sent", res.rec)
-				break
-			}
-		}
+		c.claimKeptUntilAcknowledged(i, cm, st)
 	case wire.SendCall:
 		if x.Endpoint == wire.EndpointAnswer {
-			c.cardChannel(i, cm, x)
-			if !cm.submit || cm.submitUsed {
-				c.fail(invClientNoManufacturedReply, i, cm.name+": sent a late answer in response to "+c.recs[cm.cur].Payload.String()+", not to a submit of its user", cm.cur)
+			if a := parseAnswerArgs(x.Args); a.callID != "" {
+				c.clientResubmit(i, cm, fgKey{a.agent, a.callID}, a.raw)
+				cm.submits.answerSent(i, x.RPCID, fgKey{a.agent, a.callID})
 			}
-			cm.submitUsed = true
+			c.cardChannel(i, cm, x)
+			c.noManufacturedAnswer(i, cm)
 		}
 	}
 }
@@ -501,25 +493,53 @@ func isCancelOf(f wire.Frame, ev string) bool {
 	return ok && c.EventID == ev
 }
 
-// liveTimedEvent is the id of the page's live timed request for the call ("" none).
-func (cm *clientModel) liveTimedEvent(sess, call string) string {
+// liveTimedEvent is the id of the page's live timed request for the call whose claim
+// stream st is ("" none): the latest one the page took before it opened st (the request
+// that opened it), else the latest one.
+func (cm *clientModel) liveTimedEvent(st *clientStream) string {
+	var best *clientEvent
+	better := func(ev *clientEvent) bool {
+		if best == nil {
+			return true
+		}
+		if in, bin := ev.rec <= st.openRec, best.rec <= st.openRec; in != bin {
+			return in
+		}
+		return ev.rec > best.rec || ev.rec == best.rec && ev.id < best.id
+	}
 	for _, ev := range cm.events {
-		if ev.timed && !ev.done && ev.session == sess && ev.call == call {
-			return ev.id
+		if ev.timed && !ev.done && ev.session == st.session && ev.call == st.call && better(ev) {
+			best = ev
 		}
 	}
-	return ""
+	if best == nil {
+		return ""
+	}
+	return best.id
 }
 
-// delegated checks, when a client's input is over, that a claim stream which ended with
-// no frame made it delegate its request with next (CLAIM-5: no host wait remains).
-func (c *Checker) delegated(cm *clientModel) {
-	if cm.expectNext == "" {
-		return
+// eventsByRec lists the page's requests in the order it took them (a check that reports
+// the first offender must not depend on map order).
+func (cm *clientModel) eventsByRec() []*clientEvent {
+	out := make([]*clientEvent, 0, len(cm.events))
+	for _, ev := range cm.events {
+		out = append(out, ev)
 	}
-	ev := cm.expectNext
-	cm.expectNext = ""
-	if e := cm.events[ev]; e != nil && !e.done && c.on(invClientClaimDiscipline) {
-		c.fail(invClientClaimDiscipline, cm.cur, cm.name+": the claim stream of ev="+ev+" ended with no frame but the client did not delegate it (next)", e.rec)
+	slices.SortFunc(out, func(a, b *clientEvent) int {
+		if a.rec != b.rec {
+			return cmp.Compare(a.rec, b.rec)
+		}
+		return strings.Compare(a.id, b.id)
+	})
+	return out
+}
+
+// viewsBySession lists the Sessions the page received views of, sorted.
+func (cm *clientModel) viewsBySession() []string {
+	out := make([]string, 0, len(cm.views))
+	for id := range cm.views {
+		out = append(out, id)
 	}
+	slices.Sort(out)
+	return out
 }

@@ -70,6 +70,12 @@ func (c *Checker) snapshot(i int, host *wire.HostState, clients []wire.ClientSta
 		c.clientCountdowns(i, cm, cs)
 		c.clientRows(i, cm, cs)
 		c.clientNodes(i, cm, cs)
+		c.clientSweep(i, cm, cs)
+		c.clientDrafts(i, cm, cs)
+		c.clientUnkeyedKeys(i, cm, cs)
+		c.clientSubmit(i, cm, cs)
+		c.clientAutofocus(i, cm, cs)
+		c.clientConversation(i, cm, cs)
 	}
 }
 

@@ -41,10 +41,13 @@
 //     command) is the scenario's, not the host's: it enters the log mirror, the reference
 //     fold and the inbox model (a turn/end releases the replies claimed in its turn), but
 //     no invariant is checked on it and the turn/step/call model is left as it was.
-//   - Snapshot invariants (INV-CLIENT-CARDS, -COUNTDOWN, -ROWS, -NODES,
-//     INV-RESERVATION-HELD) read what the actors show: every probe's snapshot (an
-//     expectation's, or one with no assertion) and the final state, against what the
-//     oracle's models say each page received and each user did by then.
+//   - Snapshot invariants (INV-CLIENT-CARDS, -COUNTDOWN, -ROWS, -NODES, -SWEEP, -DRAFTS,
+//     -UNKEYED-KEYS, -SUBMIT, -AUTOFOCUS, -CONVERSATION, INV-RESERVATION-HELD) read what the
+//     actors show: every probe's snapshot (an expectation's, or one with no assertion) and
+//     the final state, against what the oracle's models say each page received and each
+//     user did by then (clientpage.go: what the oracle knows of a client's current page
+//     load). Each client invariant's checks are in its own file, inv_client_*.go; client.go
+//     keeps the model.
 //   - A crash cut inside an Apply (Restart{CutAfter: k} as the next host In) voids that
 //     Apply's effects after the first k, if the trace recorded them.
 //   - Fast: one pass, small maps, JSON decoded only for the few values that need it (tool
@@ -68,6 +71,8 @@
 //     call of its step); otherwise the timing invariants skip it rather than guess.
 //   - A default timeout is known only through Options.DefaultTimeoutMs, a WaitNote or the
 //     first claim frame.
+//   - A user action naming a call id without its Session is attributed only when the
+//     page's requests for that id (the live ones first) are one Session's.
 //   - Client invariants attribute a user action naming the composer seat (Card "") only
 //     when every card the page may hold in the Session(s) addressed is one call's: the
 //     call-keyed cards of the requests and projection rows the client received (until a

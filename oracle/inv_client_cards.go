@@ -44,7 +44,8 @@ func (c *Checker) clientCards(i int, cm *clientModel, cs *wire.ClientState) {
 	if cm.torn {
 		return // a teardown removed every card (CARD-12)
 	}
-	for sess, v := range cm.views {
+	for _, sess := range cm.viewsBySession() {
+		v := cm.views[sess]
 		for _, r := range v.questions.Active {
 			if r.State == wire.StateContinued && usableRow(r) && !v.queuedFor(r.CallID) && !seen[fgKey{sess, r.CallID}] {
 				c.fail(invClientCards, i, cm.name+": "+sess+"/"+r.CallID+" is continued in the view the page shows, with no reply of it queued, but the page lists no card for it", cm.cur)
@@ -52,7 +53,7 @@ func (c *Checker) clientCards(i int, cm *clientModel, cs *wire.ClientState) {
 			}
 		}
 	}
-	for _, ev := range cm.events {
+	for _, ev := range cm.eventsByRec() {
 		if !ev.question || ev.done || ev.call == "" {
 			continue
 		}

@@ -40,7 +40,8 @@ func (c *Checker) clientNodes(i int, cm *clientModel, cs *wire.ClientState) {
 			return
 		}
 	}
-	for id, v := range cm.views {
+	for _, id := range cm.viewsBySession() {
+		v := cm.views[id]
 		s := c.sessions[id]
 		if s == nil || !hasSessionRows(cs, id) {
 			continue

@@ -27,6 +27,9 @@ type regression struct {
 }
 
 var regressions = []regression{
+	{file: "late-answer-accepted-after-its-card-was-made-again", was: []string{"INV-CLIENT-SUBMIT"},
+		why:   "CARD-7 an accepted late answer closes its own card only: one a reused call id made while the RPC was in flight stays shown",
+		frags: []string{`out call gen=1 rpc=b-r2 userQuestions/answer`, `b@1473 in frame waterfall ev=e2`, `in http rpc=b-r2 {"ok":true,"value":true}`}},
 	{file: "wait-no-host-wait-client-delegates", was: []string{"INV-EXPIRY-KEEPS-TURN", "INV-GW-NEXT-ONLY"},
 		why:   "WAIT-7 CLAIM-5 a direct blocking ask() carrying wait {timed:true} has no host wait: the client delegates, NO_PROVIDER is right",
 		frags: []string{`host in direct d1 ask s1 agent=live`, `"wait":{"callId":"w1","timed":true}`, `send a.1 end stream=a-s1`, `direct-result d1 UserQuestionError/NO_PROVIDER`}},

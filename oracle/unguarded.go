@@ -33,15 +33,6 @@ var unguarded = []Exemption{
 	{"CLAIM-8", Untraceable, "an accepted limitation that allows both outcomes (pending or a rejected foreground question): nothing a trace shows can violate it", []string{"test engine/client/claim_test.go", "scenario claim-stream-failure-rejects-the-question"}},
 	{"CD-10", Untraceable, "an accepted limitation: a client clock change moves local expiry and latency delays the start; INV-CLIENT-EXPIRY already allows exactly that", []string{"test engine/client/countdown_test.go", "scenario cd-clock-jump-moves-local-expiry"}},
 	{"DRAFT-1", Untraceable, "each client actor owns its store: a trace has no channel through which drafts could be shared between clients", []string{"test engine/client/draft_test.go", "scenario cd-edit-freezes-and-survives-reload"}},
-	{"CARD-3", Gap, "unkeyed cards' keys are not compared across reloads", []string{"test engine/client/card_test.go", "scenario ask-client-cancel-is-restored"}},
-	{"CARD-5", Gap, "a card's busy flag and kept draft after a waterfall submission are not checked", []string{"test engine/client/card_test.go", "scenario card-resubmit-after-work-continued"}},
-	{"CARD-6", Gap, "the resubmit hint is presentation the oracle does not read", []string{"test engine/client/card_test.go", "scenario card-resubmit-after-work-continued"}},
-	{"CARD-7", Gap, "the panel closing after an accepted RPC is not checked (INV-ACCEPT-STEERS checks the host side)", []string{"test engine/client/card_test.go", "scenario card-hide-keeps-claim-and-countdown"}},
-	{"CARD-8", Gap, "INV-CLIENT-CARDS checks that a held request keeps its card, not that a card with none is removed", []string{"test engine/client/card_test.go", "scenario card-removed-when-settled"}},
-	{"CD-8", Gap, "autofocus is not told apart from a manual focus in a snapshot", []string{"test engine/client/countdown_test.go", "scenario cd-autofocus-only-without-countdown"}},
-	{"DRAFT-2", Gap, "a restored draft is not compared with its card's question set", []string{"test engine/client/draft_test.go", "scenario cd-edit-freezes-and-survives-reload"}},
-	{"DRAFT-3", Gap, "stored drafts are not compared with the live card keys", []string{"test engine/client/draft_test.go", "scenario card-removed-when-settled"}},
-	{"NODE-4", Gap, "the conversation's grouping and disclosure order are not checked", []string{"test engine/client/node_test.go", "scenario node-reply-joins-process-grouping"}},
 }
 
 // Unguarded returns the requirement ids no invariant guards, with why and what covers

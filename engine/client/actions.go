@@ -260,6 +260,9 @@ func (c *Client) send(k *card, batch []wire.AnswerItem) {
 		k.busy, k.hint = viaWaterfall, ""
 		v := wire.Answer{Answers: batch}.AppendJSON(nil)
 		c.finish(k.waterfall, wire.Outcome{Kind: wire.OutcomeResult, Value: v})
+		if c.mutants.Has(mutant.WaterfallSubmitAcknowledged) {
+			k.busy = viaNone // MUTANT waterfall-submit-acknowledged: the local return taken for delivery
+		}
 	case wire.ChannelRPC:
 		id := c.mintRPC()
 		k.busy, k.busyRPC, k.hint = viaRPC, id, ""

@@ -70,7 +70,7 @@ func (c *Client) newCard(session string, qs []wire.Question, callID, kind string
 		k.engage(c.now)
 	}
 	if stored, ok := c.drafts.get(k.key); ok {
-		if p, fits := c.rd.decodeProgress(stored, len(qs)); !fits {
+		if p, fits := c.rd.decodeProgress(stored, len(qs), c.mutants.Has(mutant.DraftCountUnchecked)); !fits {
 			c.drafts.clear(k.key)
 		} else {
 			k.index = p.index
@@ -162,7 +162,9 @@ func (c *Client) remove(k *card) {
 	k.hasDeadline = false
 	k.timedList = nil
 	c.seatLeft(k)
-	c.drafts.clear(k.key)
+	if !c.mutants.Has(mutant.RemovalKeepsDraft) { // MUTANT removal-keeps-draft: the stored draft stays
+		c.drafts.clear(k.key)
+	}
 	if c.page.focus == k {
 		c.page.focus = nil
 	}
@@ -186,7 +188,7 @@ func (c *Client) setState(k *card, state string) {
 		return
 	}
 	k.state = state
-	if state == wire.StateContinued && k.busy == viaWaterfall {
+	if state == wire.StateContinued && k.busy == viaWaterfall && !c.mutants.Has(mutant.ContinuedKeepsBusy) { // MUTANT continued-keeps-busy
 		k.busy = viaNone
 		k.hint = msgResubmit
 	}

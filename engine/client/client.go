@@ -160,6 +160,9 @@ func (c *Client) newPage() {
 		key:   pageKey(c.seed, c.loads),
 		timed: deadlines{tick: c.tick},
 	}
+	if c.mutants.Has(mutant.PageKeyPerClient) {
+		c.page.key = pageKey(c.seed, 1) // MUTANT page-key-per-client: drawn once, reused by every page load
+	}
 }
 
 func (c *Client) emit(e wire.ClientEffect) {
@@ -277,7 +280,7 @@ func (c *Client) StateAt(at wire.Time) wire.ClientState {
 	for _, s := range c.page.views {
 		st.Rows = join(st.Rows, c.rows(s))
 		st.Nodes = join(st.Nodes, nodes(&c.rd, s, c.mutants))
-		st.Conversation = join(st.Conversation, conversation(s))
+		st.Conversation = join(st.Conversation, conversation(s, c.mutants))
 	}
 	return st
 }
@@ -383,6 +386,9 @@ func (c *Client) mount(s *sessionView, k *card) {
 		return
 	}
 	s.prunePending = false
+	if c.mutants.Has(mutant.MountSkipsPrune) {
+		return // MUTANT mount-skips-prune
+	}
 	c.drafts.prune(s.id, func(key string) bool {
 		o := c.page.byKey.at(key)
 		return o != nil && o.session == s.id
@@ -393,7 +399,8 @@ func (c *Client) mount(s *sessionView, k *card) {
 // index, only when an answer channel is ready, no countdown exists and the card is not
 // locked (CD-8, docs/PEER.md §6.6).
 func (c *Client) autofocus(k *card) {
-	if k.channel() == wire.ChannelNone || k.timedWait || k.busy != viaNone || k.kind != kindQuestion ||
+	// MUTANT autofocus-ignores-countdown: the countdown is not consulted.
+	if k.channel() == wire.ChannelNone || k.timedWait && !c.mutants.Has(mutant.AutofocusIgnoresCountdown) || k.busy != viaNone || k.kind != kindQuestion ||
 		c.page.windowBlurred || len(k.questions[k.index].Options) > 0 || k.autofocused[k.index] {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 )
@@ -22,7 +23,7 @@ import (
 //   - Folding: an ended turn is folded as a whole; every process group is folded except
 //     the latest group of a running turn. Reading a reply in an ended turn therefore
 //     takes expanding the turn and then its group.
-func conversation(s *sessionView) []wire.ConvEntry {
+func conversation(s *sessionView, mutants mutant.Set) []wire.ConvEntry {
 	log := s.events()
 	if len(log) == 0 {
 		return nil
@@ -90,6 +91,16 @@ func conversation(s *sessionView) []wire.ConvEntry {
 			process(wire.ConvTool, e.Seq, d.CallID)
 		case session.UserMessage:
 			if d.Message.Source.IsQuestionReply() {
+				if in && disc < 0 && mutants.Has(mutant.ReplyPlacedAsTrigger) {
+					// MUTANT reply-placed-as-trigger: the reply that opens the turn stands where
+					// its trigger would, at top level before the disclosure.
+					group = len(out)
+					lastGroup = setGroup(lastGroup, turn, group)
+					add(wire.ConvEntry{Kind: wire.ConvGroup, Seq: e.Seq, Turn: turn}, -1, -1)
+					add(wire.ConvEntry{Kind: wire.ConvReply, Seq: e.Seq, Turn: turn, Depth: 1, Ref: d.Message.Source.CallID}, -1, group)
+					openTurn()
+					continue
+				}
 				process(wire.ConvReply, e.Seq, d.Message.Source.CallID)
 				continue
 			}

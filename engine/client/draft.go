@@ -85,8 +85,9 @@ func (p progress) appendTo(b []byte) []byte {
 
 // decodeProgress reads a stored draft for a card of n questions. It accepts it only if it
 // fits (docs/PEER.md §6.6, DRAFT-2): index an integer in range, exactly n drafts of the right
-// types, wait absent, editing or waiting. Anything else reports false.
-func (rd *reader) decodeProgress(stored string, n int) (progress, bool) {
+// types, wait absent, editing or waiting. Anything else reports false. anyCount is MUTANT
+// draft-count-unchecked: a list of another length is cut or padded to n.
+func (rd *reader) decodeProgress(stored string, n int, anyCount bool) (progress, bool) {
 	top, ok := rd.object(stored)
 	if !ok {
 		return progress{}, false
@@ -98,7 +99,7 @@ func (rd *reader) decodeProgress(stored string, n int) (progress, bool) {
 	}
 	p.index = int(idx)
 	drafts := top.Get("drafts")
-	if !drafts.IsArray() || drafts.Len() != n {
+	if !drafts.IsArray() || drafts.Len() != n && !anyCount {
 		return progress{}, false
 	}
 	for _, f := range drafts.Items() {
@@ -112,6 +113,9 @@ func (rd *reader) decodeProgress(stored string, n int) (progress, bool) {
 			return progress{}, false
 		}
 		p.drafts = append(p.drafts, qdraft{selected: sel, custom: custom, skipped: skipped})
+	}
+	if len(p.drafts) != n { // only with anyCount
+		p.drafts = append(p.drafts, make([]qdraft, max(0, n-len(p.drafts)))...)[:n]
 	}
 	if w := top.Get("wait"); w.Exists() {
 		ws, ok := w.Str()

@@ -145,7 +145,8 @@ func (c *Client) reconcile(s *sessionView) {
 	swept := func(k *card) bool {
 		// MUTANT sweep-by-projection: a held request does not keep its card.
 		return k.session == s.id && k.callID != "" && k.kind != kindReview && !inRows(k.callID) &&
-			(k.requests == 0 && k.waterfall == nil || c.mutants.Has(mutant.SweepByProjection))
+			(k.requests == 0 && k.waterfall == nil || c.mutants.Has(mutant.SweepByProjection)) &&
+			(!c.mutants.Has(mutant.SweepOnlySettled) || settledIn(s.questions, k.callID)) // MUTANT sweep-only-settled
 	}
 	if !slices.ContainsFunc(c.page.cards, swept) {
 		return // nothing to sweep (removing a card changes nothing the test reads of another)
@@ -166,6 +167,16 @@ func anyReply(v wire.InboxView) bool {
 			if m.Source.Kind == session.SourceUserQuestionReply {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// settledIn reports whether the projection lists call settled (MUTANT sweep-only-settled).
+func settledIn(v wire.QuestionsView, call string) bool {
+	for _, r := range v.Settled {
+		if r.CallID == call {
+			return true
 		}
 	}
 	return false

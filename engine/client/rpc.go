@@ -3,6 +3,7 @@ package client
 import (
 	"bytes"
 
+	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/wire"
 )
 
@@ -65,7 +66,9 @@ func (c *Client) onHTTP(id string, env wire.Envelope) {
 		default:
 			// Accepted: the reply is steered, nothing is settled yet, the panel closes (CARD-7).
 			k.hint = ""
-			c.hide(k)
+			if !c.mutants.Has(mutant.RPCAcceptKeepsPanel) { // MUTANT rpc-accept-keeps-panel
+				c.hide(k)
+			}
 		}
 	case rpcDiscard:
 		// The inbox view that follows is what restores the card and the row (CARD-9, ROW-2).

@@ -59,6 +59,16 @@ const (
 	NodeDropsUnreadableText
 	RPCChannelFirst
 	FramelessEndWaits
+	SweepOnlySettled
+	RemovalKeepsDraft
+	PageKeyPerClient
+	WaterfallSubmitAcknowledged
+	ContinuedKeepsBusy
+	AutofocusIgnoresCountdown
+	ReplyPlacedAsTrigger
+	MountSkipsPrune
+	RPCAcceptKeepsPanel
+	DraftCountUnchecked
 	numIDs
 )
 
@@ -359,6 +369,65 @@ var table = [numIDs]Info{
 		Doc: "a claim stream that ends with no frame (no host wait behind the request) leaves the client waiting instead " +
 			"of delegating with next",
 		Source: "treating a stream's end as nothing more than the end of updates (issue 12)",
+	},
+	SweepOnlySettled: {
+		Name: "sweep-only-settled", Side: Client, Breaks: []string{"CARD-8"},
+		Doc: "reconciliation removes a call-keyed card only when the projection lists its call settled, so a card whose " +
+			"call leaves the active list any other way (a legacy call the projection never tracks, a reused call id) stays",
+		Source: "sweeping on the settle event instead of on absence from the active list (issue 12)",
+	},
+	RemovalKeepsDraft: {
+		Name: "removal-keeps-draft", Side: Client, Breaks: []string{"CARD-8", "DRAFT-3"},
+		Doc:    "removing a card closes and unpublishes it but leaves its draft in the draft store",
+		Source: "a teardown that forgets the card's persisted side (issue 12)",
+	},
+	PageKeyPerClient: {
+		Name: "page-key-per-client", Side: Client, Breaks: []string{"CARD-3"},
+		Doc: "the random part of unkeyed card keys is drawn once per client instead of once per page load, so after a " +
+			"reload a new blocking request's card gets an old card's key and its stored draft",
+		Source: "a random id cached in a module-level variable that outlives the page it names (issue 12)",
+	},
+	WaterfallSubmitAcknowledged: {
+		Name: "waterfall-submit-acknowledged", Side: Client, Breaks: []string{"CARD-5"},
+		Doc: "a waterfall submission clears the card's busy state as soon as the answer is handed to the listener, as if " +
+			"returning it locally were its delivery",
+		Source: "the decision: a waterfall answer has no acknowledgement; UIs that un-spin a button when the local promise " +
+			"resolves (issue 12)",
+	},
+	ContinuedKeepsBusy: {
+		Name: "continued-keeps-busy", Side: Client, Breaks: []string{"CARD-6"},
+		Doc: "a card whose waterfall submission is in flight when its question turns continued stays busy with no resubmit " +
+			"hint, so the kept draft cannot be sent by the late-answer RPC",
+		Source: "a state change handler that updates the channel but not the composer's busy flag (issue 12)",
+	},
+	AutofocusIgnoresCountdown: {
+		Name: "autofocus-ignores-countdown", Side: Client, Breaks: []string{"CD-8"},
+		Doc: "the optionless text field autofocuses as soon as a channel is ready, also while a countdown runs: the " +
+			"focus pause stops the countdown without the user touching the card",
+		Source: "an autofocus guard that checks the channel and forgets the countdown (issue 12)",
+	},
+	ReplyPlacedAsTrigger: {
+		Name: "reply-placed-as-trigger", Side: Client, Breaks: []string{"NODE-4"},
+		Doc: "a late reply that opens a turn is laid out like the turn's trigger message: its group sits at top level, " +
+			"before the turn's disclosure, outside whole-turn folding",
+		Source: "placing every user message that starts a turn as its trigger, the reply included (issue 12)",
+	},
+	MountSkipsPrune: {
+		Name: "mount-skips-prune", Side: Client, Breaks: []string{"DRAFT-3"},
+		Doc: "mounting a Session's composer does not prune its drafts to the live card keys, so the drafts of cards that " +
+			"did not come back after a reload stay in storage for good",
+		Source: "a cleanup left to the close path alone (issue 12)",
+	},
+	RPCAcceptKeepsPanel: {
+		Name: "rpc-accept-keeps-panel", Side: Client, Breaks: []string{"CARD-7"},
+		Doc:    "an accepted late-answer RPC clears the busy state but leaves the panel open",
+		Source: "treating the accepted reply like a failed one minus the message (issue 12)",
+	},
+	DraftCountUnchecked: {
+		Name: "draft-count-unchecked", Side: Client, Breaks: []string{"DRAFT-2"},
+		Doc: "a stored draft is restored if its index is in range and its entries are well typed, whatever their number: a " +
+			"draft of another question set attaches to the card (missing entries blank, extra ones dropped)",
+		Source: "validating each stored entry but not the list's length against the card (issue 12)",
 	},
 	TakeTimeIgnored: {
 		Name: "take-time-ignored", Side: Client, Breaks: []string{"CD-4", "CD-6"},
