@@ -396,7 +396,7 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 }
 
 // fuzzFeatures are the features the swarm fuzzer's generated scenarios use.
-var fuzzFeatures = []string{FeaturePTC, FeatureRestart, FeatureCrashCut, FeatureInboxFaults, FeatureSleep, FeatureWriteWindow}
+var fuzzFeatures = []string{FeaturePTC, FeatureRestart, FeatureCrashCut, FeatureInboxFaults, FeatureSleep, FeatureWriteWindow, FeatureAppendEvent}
 
 func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 	fs := flag.NewFlagSet("conform fuzz", flag.ContinueOnError)

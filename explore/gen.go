@@ -37,6 +37,7 @@ func GenerateFrom(r Rand) *scenarios.Scenario {
 	g.edges()
 	g.features(t)
 	g.inputs()
+	g.steps(t)
 	g.heal(t)
 	return g.finish()
 }

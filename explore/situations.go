@@ -18,11 +18,12 @@ type Situation struct {
 	Doc  string
 }
 
-// Reached is the set of situations one run reached: bit i is Situations()[i].
-type Reached uint64
+// Reached is the set of situations one run reached: bit i%64 of word i/64 is
+// Situations()[i].
+type Reached [2]uint64
 
 // Has reports whether situation i was reached.
-func (r Reached) Has(i int) bool { return r&(1<<uint(i)) != 0 }
+func (r Reached) Has(i int) bool { return r[i/64]&(1<<uint(i%64)) != 0 }
 
 // Situation indexes.
 const (
@@ -85,7 +86,7 @@ const (
 	sitProbeContinuedCard
 	sitProbeQueuedReply
 	sitReaskContinued
-	numSituations
+	numCoreSituations // the steps' situations follow (situations_steps.go)
 )
 
 var situationList = [numSituations]Situation{
@@ -233,10 +234,10 @@ type sitClient struct {
 	submitted map[string]bool // calls submitted through the waterfall
 }
 
-func (x *situations) set(i int) { x.hit |= 1 << uint(i) }
+func (x *situations) set(i int) { x.hit[i/64] |= 1 << uint(i%64) }
 
 func (x *situations) reset(s *scenarios.Scenario) {
-	x.hit = 0
+	x.hit = Reached{}
 	if x.waits == nil {
 		x.waits, x.events, x.logs, x.clients = map[string]*sitWait{}, map[string]*sitEvent{}, map[string]*sitLog{}, map[string]*sitClient{}
 		x.answered, x.discarded, x.survivors = map[string]bool{}, map[string]bool{}, map[string]bool{}
@@ -335,6 +336,7 @@ func (x *situations) scan(tr *trace.Trace, s *scenarios.Scenario) Reached {
 		}
 	}
 	x.scanInputs(tr)
+	x.scanSteps(tr, s)
 	return x.hit
 }
 
