@@ -30,6 +30,9 @@ type Options struct {
 	// ReplayHost is how a command line names Host: simrun's --host argument, shell-quoted
 	// ("" for the reference host). A failure's replay line carries it (ReplayCommand).
 	ReplayHost string
+	// ReplayClient is how a command line names Client: simrun's --client argument,
+	// shell-quoted ("" for the reference client).
+	ReplayClient string
 }
 
 // hosts is the factory a run uses.
