@@ -148,8 +148,8 @@ func (g *gen) toggleRow() {
 // settled meanwhile is not swept until the binding reconciles it (CARD-8). The oracle's
 // client model does not know bindings yet (it expects the cards of the view a page holds,
 // bound or not: INV-CLIENT-CARDS, INV-CLIENT-COUNTDOWN), so the Session is always bound
-// again before the end and no probe looks inside the unbound span; scenarios/findings has
-// the two false positives an unbound probe gives.
+// again before the end (and before the client crashes, if it does) and no probe looks
+// inside the unbound span; scenarios/findings has the false positive an unbound probe gives.
 func (g *gen) unbindBind(until scenarios.Duration) {
 	r := g.r
 	cl := pick(r, g.clients)
@@ -160,6 +160,15 @@ func (g *gen) unbindBind(until scenarios.Duration) {
 		sess, at = c.session, c.at+scenarios.Duration(between(r, 0, 2000))
 	}
 	back := at + scenarios.Duration(between(r, 1, 3000))
+	for _, st := range g.s.Steps {
+		if st.Client == cl.name && st.User != nil && st.User.Kind == scenarios.UserCrash && st.At <= back {
+			// a client gone for good inside the span would keep its unbound cards to the end
+			if st.At <= at+1 {
+				return
+			}
+			back = st.At - 1
+		}
+	}
 	u, b := scenarios.UserAction{Kind: scenarios.UserUnbind}, scenarios.UserAction{Kind: scenarios.UserBind}
 	// The Session is named even when it is the first: a client shown a Session the host
 	// never opened (rawInput) sees more than one.
