@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/twosettle/twosettle/conform"
 	"github.com/twosettle/twosettle/harness"
@@ -31,7 +32,8 @@ func openClient(name, cmdline string, stderr io.Writer) (c harness.ClientFactory
 	}
 	pool := conform.NewPool(argv, conform.ProcessOptions{})
 	if _, err := pool.Hello(); err != nil {
-		fmt.Fprintf(stderr, "%s: the client cannot be used: %v\n", name, err)
+		// The Process words its failures for a host.
+		fmt.Fprintf(stderr, "%s: the client cannot be used: %s\n", name, strings.ReplaceAll(err.Error(), "the host", "the client"))
 		pool.Close()
 		return nil, nil, false
 	}
