@@ -186,7 +186,8 @@ func (g *gen) unbindBind(until scenarios.Duration) {
 // rawInput delivers to a client, below its user and network, a session-update frame for a
 // Session the host never opened, as a real host may send it (docs/PROTOCOL.md "Clients"):
 // a few of a truncated call whose head was lost, a result with no text (several content
-// blocks), a malformed or a pending recorded result, and odd inbox entries.
+// blocks), a malformed or a pending recorded result, and odd inbox entries (null fields,
+// an entry that is no record).
 func (g *gen) rawInput(until scenarios.Duration) {
 	r := g.r
 	cl := pick(r, g.clients)
@@ -229,6 +230,9 @@ func (g *gen) rawInput(until scenarios.Duration) {
 	}
 	if chance(r, 50) {
 		nextStep = append(nextStep, `{"id":"m0","source":{"kind":"user-question-reply","outcome":"answered"},"text":"{}"}`)
+	}
+	if chance(r, 30) { // entries with null fields, and one that is no record (read as the peer reads them)
+		nextStep = append(nextStep, `null`, `{"id":"mn","source":{"kind":"user-question-reply","callId":null,"outcome":"answered"},"text":null}`)
 	}
 	nextTurn := ""
 	if chance(r, 50) {
