@@ -241,6 +241,12 @@ func CallIDs(s *Scenario) map[string]bool {
 			if id := inputWaitCall(st.User.Input); id != "" {
 				out[id] = true
 			}
+		case st.Host != nil && st.Host.Kind == HostAppend:
+			// a call written by hand is a call of the scenario (its card, row, result)
+			var c struct{ Type, CallID string }
+			if json.Unmarshal([]byte(st.Host.Event), &c) == nil && c.Type == session.TypeToolCall && c.CallID != "" {
+				out[c.CallID] = true
+			}
 		}
 	}
 	return out
