@@ -250,7 +250,8 @@ func (g *gen) rawInput(until scenarios.Duration) {
 }
 
 // appendByHand writes a call and its recorded result the tool never wrote (malformed or
-// not), on a Session the scenario has, or noise on another one.
+// not, some with a reasoning block beside the text), on a Session the scenario has, or noise
+// on another one.
 func (g *gen) appendByHand(until scenarios.Duration) {
 	r := g.r
 	sess := pick(r, g.sessions)
@@ -271,6 +272,9 @@ func (g *gen) appendByHand(until scenarios.Duration) {
 		tail := `"text":` + wire.JSONString(text)
 		if chance(r, 20) {
 			tail = `"isError":true,"error":{"name":"ToolOutcomeUnknownError","code":"TOOL_OUTCOME_UNKNOWN"},"text":"outcome unknown"`
+		}
+		if chance(r, 25) { // text plus a reasoning block
+			tail += `,"reasoning":"the user stepped away"`
 		}
 		appendEvent(at+scenarios.Duration(between(r, 0, 1000)), `{"type":"tool/result","turn":1,"step":1,"callId":"`+id+`",`+tail+`}`)
 	}
