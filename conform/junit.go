@@ -41,8 +41,8 @@ const (
 //     conform.scenarios, name the scenario's name, time its DurationMs in seconds). A failed
 //     one has <failure type="fail"> (message its first failed check, text every check, the
 //     divergence and the replay command); a not-applicable one <skipped message="needs
-//     ptc"/>; a broken one <error type="broken" message="host lost: …"> with the replay
-//     command. The host log, when there is one, is the testcase's <system-err>; the path,
+//     ptc"/>; a broken one <error type="broken" message="host lost: …"> (client lost: for
+//     a client) with the replay command. The process's log, when there is one, is the testcase's <system-err>; the path,
 //     seed, covered ids and replay command are its <system-out>.
 //   - suite "requirements": a testcase per row of Requirements (classname
 //     conform.requirements, name the id, time 0). A failed row has <failure type="fail">
@@ -52,7 +52,8 @@ const (
 //
 // Each suite carries tests, failures, errors, skipped and time; <testsuites> carries
 // tests, failures, errors and time, the attributes junit-10.xsd allows there (skipped is
-// not one of them: it is on each suite). The host's identity, protocol, features and
+// not one of them: it is on each suite). The role judged (host or client: Report.Role),
+// the judged process's identity (role.name, role.version, role.features), protocol and
 // command are properties of the scenarios suite, and so is the profile judged (host,
 // projection or wait: the ids it judged are the requirements suite); a real-time run (Report.Realtime) adds
 // replayable=false and realtime (its tolerance and the largest slack seen), and each of
@@ -62,9 +63,10 @@ func (r *Report) WriteJUnit(w io.Writer) error { return r.writeJUnit(w, r.Requir
 func (r *Report) writeJUnit(w io.Writer, rows []RequirementRow) error {
 	scen := junitSuite{Name: "scenarios", Cases: make([]junitCase, 0, len(r.Scenarios))}
 	scen.Properties = &junitProperties{Props: []junitProperty{
-		{Name: "host.name", Value: xmlSafe(r.Host.Name)},
-		{Name: "host.version", Value: xmlSafe(r.Host.Version)},
-		{Name: "host.features", Value: xmlSafe(strings.Join(r.Host.Features, ","))},
+		{Name: "role", Value: r.role()},
+		{Name: r.role() + ".name", Value: xmlSafe(r.Host.Name)},
+		{Name: r.role() + ".version", Value: xmlSafe(r.Host.Version)},
+		{Name: r.role() + ".features", Value: xmlSafe(strings.Join(r.Host.Features, ","))},
 		{Name: "protocol", Value: xmlSafe(r.Protocol)},
 		{Name: "command", Value: xmlSafe(r.Command)},
 		{Name: "notChecked", Value: xmlSafe(strings.Join(uniqueSorted(r.NotChecked), ","))},
@@ -101,7 +103,7 @@ func (r *Report) writeJUnit(w io.Writer, rows []RequirementRow) error {
 			if s.Replay != "" {
 				text += "\nreplay: " + s.Replay
 			}
-			c.Error = &junitOutcome{Message: shortMessage("host lost: " + s.lostReason()), Type: "broken", Text: text}
+			c.Error = &junitOutcome{Message: shortMessage(r.role() + " lost: " + s.lostReason()), Type: "broken", Text: text}
 		}
 		scen.Cases = append(scen.Cases, c)
 	}
@@ -259,7 +261,7 @@ func contains(ss []string, s string) bool {
 // profileName is the profile a report judged, "host" when it names none.
 func (r *Report) profileName() string {
 	if r.Profile == "" {
-		return ProfileHost
+		return r.role() // the whole host, or the client
 	}
 	return r.Profile
 }

@@ -230,8 +230,8 @@ type hostFlags struct {
 func (h *hostFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&h.host, "host", "", "the host command line (split like a shell's words; no shell features)")
 	fs.StringVar(&h.client, "client", "", "the client command line: the process is every client of a run, with the reference host")
-	fs.DurationVar(&h.timeout, "timeout", DefaultTimeout, "how long to wait for each host reply")
-	fs.IntVar(&h.maxLine, "max-line", DefaultMaxLine, "the largest line a host may write, in bytes")
+	fs.DurationVar(&h.timeout, "timeout", DefaultTimeout, "how long to wait for each reply of the host (or client) process")
+	fs.IntVar(&h.maxLine, "max-line", DefaultMaxLine, "the largest line the host (or client) process may write, in bytes")
 }
 
 // open starts the host's first process and reads its hello.
@@ -240,8 +240,10 @@ func (h *hostFlags) open(name string, env []string, stderr io.Writer) (*Pool, Ho
 		fmt.Fprintf(stderr, "%s: --host and --client judge one process each: give one of them\n", name)
 		return nil, HostInfo{}, false
 	}
+	role, flagName := RoleHost, "--host"
 	if h.client != "" {
 		h.host = h.client // the command line the pool runs; the run path knows the role
+		role, flagName = RoleClient, "--client"
 	} else if h.host == "" {
 		fmt.Fprintf(stderr, "%s: --host 'CMD ARGS' (or --client 'CMD ARGS') is required (try --host 'conform refhost')\n", name)
 		return nil, HostInfo{}, false
@@ -252,13 +254,18 @@ func (h *hostFlags) open(name string, env []string, stderr io.Writer) (*Pool, Ho
 	}
 	argv, err := SplitCommand(h.host)
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: --host: %v\n", name, err)
+		fmt.Fprintf(stderr, "%s: %s: %v\n", name, flagName, err)
 		return nil, HostInfo{}, false
 	}
 	pool := NewPool(argv, ProcessOptions{Timeout: h.timeout, MaxLine: h.maxLine, Env: env, Profile: h.profile})
 	info, err := pool.Hello()
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: the host cannot be used: %v\n", name, err)
+		// The Process words its failures for a host; name the role it was started for.
+		msg := err.Error()
+		if role == RoleClient {
+			msg = strings.ReplaceAll(msg, "the host", "the client")
+		}
+		fmt.Fprintf(stderr, "%s: the %s cannot be used: %s\n", name, role, msg)
 		pool.Close()
 		return nil, HostInfo{}, false
 	}
@@ -291,7 +298,7 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 	seed := fs.Uint64("seed", 0, "run every scenario at this seed instead of its own")
 	jsonOut := fs.String("json", "", "write the report as JSON to this file (- for stdout)")
 	junitOut := fs.String("junit", "", "write the report as JUnit XML to this file")
-	verbose := fs.Bool("v", false, "print each run's transcript as compared (host side)")
+	verbose := fs.Bool("v", false, "print each run's transcript as compared (the judged process's run: the host's, or the client's)")
 	var paths []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -345,6 +352,7 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 	defer stop()
 	rep := &Report{Protocol: Protocol, Command: hf.host, Host: info, NotChecked: NotChecked(info.Features)}
 	if hf.client != "" {
+		rep.Role = RoleClient
 		rep.NotChecked = nil // the reference host runs with the client: every invariant is checked
 	}
 	opts := Options{Pool: pool, Info: info, Command: hf.host, Seed: *seed, Verbose: *verbose}
@@ -396,7 +404,7 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 }
 
 // fuzzFeatures are the features the swarm fuzzer's generated scenarios use.
-var fuzzFeatures = []string{FeaturePTC, FeatureRestart, FeatureCrashCut, FeatureInboxFaults, FeatureSleep, FeatureWriteWindow}
+var fuzzFeatures = []string{FeaturePTC, FeatureRestart, FeatureCrashCut, FeatureInboxFaults, FeatureSleep, FeatureWriteWindow, FeatureAppendEvent}
 
 func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 	fs := flag.NewFlagSet("conform fuzz", flag.ContinueOnError)
@@ -499,9 +507,9 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 		inv = append(inv, n)
 	}
 	sort.Strings(inv)
-	role := "host"
+	role := RoleHost
 	if hf.client != "" {
-		role = "client"
+		role = RoleClient
 	}
 	fmt.Fprintf(stdout, "%s %s %s: %s, %d failures in %s\n", role, info.Name, info.Version, what, len(rep.Failures), rep.Elapsed.Truncate(time.Millisecond))
 	for _, n := range inv {
@@ -513,13 +521,22 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 		if failures == nil {
 			failures = []explore.Failure{}
 		}
-		b, _ := json.MarshalIndent(struct {
-			Host        string            `json:"host"`
+		// The judged process is named under its role: "host" or "client".
+		j := struct {
+			Role        string            `json:"role"`
+			Host        string            `json:"host,omitempty"`
+			Client      string            `json:"client,omitempty"`
 			SeedsRun    uint64            `json:"seeds_run"`
 			Failures    []explore.Failure `json:"failures"`
 			Interrupted bool              `json:"interrupted"`
 			ElapsedMs   int64             `json:"elapsed_ms"`
-		}{info.Name + " " + info.Version, rep.SeedsRun, failures, rep.Interrupted, rep.Elapsed.Milliseconds()}, "", "  ")
+		}{Role: role, SeedsRun: rep.SeedsRun, Failures: failures, Interrupted: rep.Interrupted, ElapsedMs: rep.Elapsed.Milliseconds()}
+		if role == RoleClient {
+			j.Client = info.Name + " " + info.Version
+		} else {
+			j.Host = info.Name + " " + info.Version
+		}
+		b, _ := json.MarshalIndent(j, "", "  ")
 		b = append(b, '\n')
 		if *jsonOut == "-" {
 			stdout.Write(b)

@@ -55,10 +55,19 @@ type ScenarioResult struct {
 	DurationMs int64  // wall time of the run (not deterministic: JUnit time attribute only, not in text/JSON)
 }
 
+// Roles: what a report judged, named in every form of it (text, JSON, JUnit).
+const (
+	RoleHost   = "host"   // the process was the host (the default)
+	RoleClient = "client" // the process was every client of each run; the host the reference
+)
+
 // Report is a whole conformance run.
 type Report struct {
-	Protocol  string // "twosettle-conform/1"
-	Command   string // the host command line
+	Protocol string // "twosettle-conform/1"
+	Command  string // the process's command line
+	// Role is what the report judged: RoleHost ("" too) or RoleClient. Host is then the
+	// judged process's hello, whatever its role.
+	Role      string
 	Host      HostInfo
 	Scenarios []ScenarioResult
 	// NotChecked are invariants the host's declared features do not let the oracle check
@@ -102,6 +111,14 @@ func (s *ScenarioResult) status() string {
 		return s.Status
 	}
 	return StatusBroken
+}
+
+// role is what r judged: "host" or "client".
+func (r *Report) role() string {
+	if r.Role == RoleClient {
+		return RoleClient
+	}
+	return RoleHost
 }
 
 // lostReason is why the host was lost, with a fallback for a broken result without one.
@@ -256,11 +273,11 @@ func (r *Report) requirementRows(ids []string, catalogue []oracle.Invariant) []R
 			row.Status = StatusNotChecked
 			notes = append(notes, uncheckedNote(unchecked, catalogue))
 			if na > 0 {
-				notes = append(notes, featureNote(naMissing))
+				notes = append(notes, featureNote(naMissing, r.role()))
 			}
 		case na > 0 && na+len(lost) == len(covering[id]):
 			row.Status = StatusNotApplicable
-			notes = append(notes, featureNote(naMissing))
+			notes = append(notes, featureNote(naMissing, r.role()))
 			if len(unchecked) > 0 {
 				notes = append(notes, uncheckedNote(unchecked, catalogue))
 			}
@@ -275,7 +292,7 @@ func (r *Report) requirementRows(ids []string, catalogue []oracle.Invariant) []R
 			}
 		}
 		if len(lost) > 0 && row.Status != StatusFail {
-			notes = append(notes, "no verdict: host lost in "+strings.Join(uniqueSorted(lost), ", "))
+			notes = append(notes, "no verdict: "+r.role()+" lost in "+strings.Join(uniqueSorted(lost), ", "))
 		}
 		row.Note = strings.Join(notes, "; ")
 		rows = append(rows, row)
@@ -283,12 +300,13 @@ func (r *Report) requirementRows(ids []string, catalogue []oracle.Invariant) []R
 	return rows
 }
 
-// featureNote is "needs feature ptc" or "needs features fork, ptc".
-func featureNote(missing []string) string {
+// featureNote is "needs feature ptc" or "needs features fork, ptc" (role names what the
+// report judged when nothing is missing).
+func featureNote(missing []string, role string) string {
 	m := uniqueSorted(missing)
 	switch len(m) {
 	case 0:
-		return "not applicable to this host"
+		return "not applicable to this " + role
 	case 1:
 		return "needs feature " + m[0]
 	}
@@ -418,7 +436,7 @@ func (r *Report) writeText(w io.Writer, rows []RequirementRow) error {
 	var b strings.Builder
 	name := r.Host.Name
 	if name == "" {
-		name = "(unnamed host)"
+		name = "(unnamed " + r.role() + ")"
 	}
 	if r.Host.Version != "" {
 		name += " " + r.Host.Version
@@ -430,6 +448,9 @@ func (r *Report) writeText(w io.Writer, rows []RequirementRow) error {
 	fmt.Fprintf(&b, "conformance of %s (%s)\n", oneLine(name), oneLine(proto))
 	if r.Command != "" {
 		fmt.Fprintf(&b, "command:     %s\n", oneLine(r.Command))
+	}
+	if r.role() == RoleClient {
+		b.WriteString("judged:      the client (every client of each run, with the reference host)\n")
 	}
 	if r.Profile != "" && r.Profile != ProfileHost {
 		fmt.Fprintf(&b, "profile:     %s\n", oneLine(r.Profile))
@@ -473,7 +494,7 @@ func (r *Report) writeText(w io.Writer, rows []RequirementRow) error {
 				b.WriteString(indent + "replay: " + oneLine(s.Replay) + "\n")
 			}
 			if s.HostLog != "" {
-				b.WriteString(indent + "host log:\n")
+				b.WriteString(indent + r.role() + " log:\n")
 				writeIndented(&b, indent+"  ", s.HostLog)
 			}
 		default:
@@ -482,7 +503,7 @@ func (r *Report) writeText(w io.Writer, rows []RequirementRow) error {
 				b.WriteString(indent + "replay: " + oneLine(s.Replay) + "\n")
 			}
 			if s.HostLog != "" {
-				b.WriteString(indent + "host log:\n")
+				b.WriteString(indent + r.role() + " log:\n")
 				writeIndented(&b, indent+"  ", s.HostLog)
 			}
 		}
@@ -641,8 +662,10 @@ func uniqueSorted(ss []string) []string {
 // every key is always present (lists as [] when empty, strings as "" when absent).
 //
 //	protocol, command       strings, as in Report
+//	role                    what was judged: "host" or "client" (Report.Role)
 //	profile                 the profile judged, only when it is not the whole host
-//	host                    {name, version, features}
+//	host | client           {name, version, features}: the judged process's hello, under
+//	                          its role's name
 //	conformant              bool: Report.Conformant()
 //	replayable              bool: false for a real-time run (Report.Realtime)
 //	realtime                {earlyMs, lateMs, maxSlackMs} of a real-time run, else null
@@ -650,7 +673,8 @@ func uniqueSorted(ss []string) []string {
 //	requirementSummary      {pass, fail, notApplicable, notChecked, notCovered}: rows per status
 //	notChecked              invariant names the oracle could not check for this host, sorted
 //	scenarios               [{name, path, seed, covers, status, missing, failures, violated,
-//	                          divergence, replay, hostLog, lost}], in the report's order;
+//	                          divergence, replay, hostLog | clientLog, lost}], in the
+//	                          report's order (the log under the role's name);
 //	                          seed is an unsigned 64-bit integer; no durations
 //	requirements            [{id, text, status, scenarios, failed, invariants, checked, note}],
 //	                          as Report.Requirements()
@@ -658,8 +682,10 @@ type (
 	jsonReport struct {
 		Protocol           string            `json:"protocol"`
 		Command            string            `json:"command"`
+		Role               string            `json:"role"`
 		Profile            string            `json:"profile,omitempty"`
-		Host               jsonHost          `json:"host"`
+		Host               *jsonHost         `json:"host,omitempty"`
+		Client             *jsonHost         `json:"client,omitempty"`
 		Conformant         bool              `json:"conformant"`
 		Replayable         bool              `json:"replayable"`
 		Realtime           *jsonRealtime     `json:"realtime"`
@@ -703,7 +729,8 @@ type (
 		Violated   []string `json:"violated"`
 		Divergence string   `json:"divergence"`
 		Replay     string   `json:"replay"`
-		HostLog    string   `json:"hostLog"`
+		HostLog    *string  `json:"hostLog,omitempty"`
+		ClientLog  *string  `json:"clientLog,omitempty"`
 		Lost       string   `json:"lost"`
 	}
 	jsonRequirement struct {
@@ -737,12 +764,18 @@ func (r *Report) writeJSON(w io.Writer, rows []RequirementRow) error {
 	out := jsonReport{
 		Protocol:     r.Protocol,
 		Command:      r.Command,
+		Role:         r.role(),
 		Profile:      r.Profile,
-		Host:         jsonHost{Name: r.Host.Name, Version: r.Host.Version, Features: nonNil(r.Host.Features)},
 		Summary:      jsonSummary{Pass: pass, Fail: fail, NotApplicable: na, Broken: broken},
 		NotChecked:   uniqueSorted(r.NotChecked),
 		Scenarios:    make([]jsonScenario, 0, len(r.Scenarios)),
 		Requirements: make([]jsonRequirement, 0, len(rows)),
+	}
+	hello := &jsonHost{Name: r.Host.Name, Version: r.Host.Version, Features: nonNil(r.Host.Features)}
+	if r.role() == RoleClient {
+		out.Client = hello
+	} else {
+		out.Host = hello
 	}
 	out.Conformant = fail == 0 && broken == 0
 	out.Replayable = r.Realtime == nil
@@ -750,11 +783,18 @@ func (r *Report) writeJSON(w io.Writer, rows []RequirementRow) error {
 		out.Realtime = &jsonRealtime{EarlyMs: rt.Early.Milliseconds(), LateMs: rt.Late.Milliseconds(), MaxSlackMs: rt.MaxSlackMs}
 	}
 	for _, s := range r.Scenarios {
-		out.Scenarios = append(out.Scenarios, jsonScenario{
+		js := jsonScenario{
 			Name: s.Name, Path: s.Path, Seed: s.Seed, Covers: nonNil(s.Covers), Status: s.Status,
 			Missing: nonNil(s.Missing), Failures: nonNil(s.Failures), Violated: nonNil(s.Violated),
-			Divergence: s.Divergence, Replay: s.Replay, HostLog: s.HostLog, Lost: s.Lost,
-		})
+			Divergence: s.Divergence, Replay: s.Replay, Lost: s.Lost,
+		}
+		log := s.HostLog
+		if r.role() == RoleClient {
+			js.ClientLog = &log
+		} else {
+			js.HostLog = &log
+		}
+		out.Scenarios = append(out.Scenarios, js)
 	}
 	for _, row := range rows {
 		switch row.Status {

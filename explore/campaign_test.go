@@ -281,3 +281,12 @@ func TestCampaignMemoryIsFlat(t *testing.T) {
 		t.Fatalf("the heap grew by %d bytes between 500 and 3000 seeds (%v)", grow, at)
 	}
 }
+
+// A failure's replay line names the campaign's host and client processes, so replaying it
+// runs the same processes.
+func TestReplayCommandNamesTheProcesses(t *testing.T) {
+	got := ReplayCommand("f/x.yaml", Options{ReplayHost: "'my host'", ReplayClient: "'my ui'", Mutant: "m"})
+	if want := "simrun replay --host 'my host' --client 'my ui' --mutant m f/x.yaml"; got != want {
+		t.Fatalf("%q, want %q", got, want)
+	}
+}

@@ -35,6 +35,12 @@
 //     NODE-1), and two late answers for one continued call (LATE-2). A step the engine
 //     refuses legitimately (a fork through more events than the parent has, a prompt
 //     whose write fails) is a refusal like any other: a failure file marks it refused:.
+//   - The scenario language's other steps (inputs_steps.go) are drawn last of all, each
+//     kind on in 8-15% of seeds: the guarded Continue, the tool row's toggle, unbind then
+//     bind, a raw client input for a Session the host never opened, events appended by hand,
+//     a late reply claimed into a chosen turn and that turn's end, a host stall, and an
+//     answerer that holds every delivery (hold: true) with outcomes and claims injected for
+//     it. Each has a situation (situations_steps.go), so a 2000-seed campaign shows it ran.
 //   - The healed phase starts after the last activity: the generator adds no fault after
 //     it, redials the clients that do not redial by themselves, and runs until every
 //     deadline ahead has passed by 3 s (more than the oracle's liveness bound). The oracle

@@ -129,13 +129,16 @@ func Write(dir, name string, yaml, transcript []byte) (string, string, error) {
 
 // ReplayCommand is the one shell line that replays a written failure: against the same
 // host (--host opts.ReplayHost when the campaign ran against another host than the
-// reference one) and with the campaign's mutant switched on when it ran against one, so
-// the replay reproduces the same violation and matches the transcript written beside
-// the file.
+// reference one), with the same clients (--client opts.ReplayClient), and with the
+// campaign's mutant switched on when it ran against one, so the replay reproduces the
+// same violation and matches the transcript written beside the file.
 func ReplayCommand(file string, opts Options) string {
 	c := "simrun replay "
 	if opts.ReplayHost != "" {
 		c += "--host " + opts.ReplayHost + " "
+	}
+	if opts.ReplayClient != "" {
+		c += "--client " + opts.ReplayClient + " "
 	}
 	if opts.Mutant != "" {
 		c += "--mutant " + opts.Mutant + " "

@@ -39,6 +39,7 @@ func GenerateFrom(r Rand) *scenarios.Scenario {
 	g.inputs()
 	g.hostRejections()
 	g.clientInputs() // explore/inputs_client_drafts.go
+	g.steps(t)
 	g.heal(t)
 	return g.finish()
 }

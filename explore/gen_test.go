@@ -48,8 +48,16 @@ func TestGenerationCoversEveryActor(t *testing.T) {
 	seen := map[string]bool{}
 	for seed := uint64(1); seed <= 300; seed++ {
 		s := Generate(seed)
-		if len(s.Clients) < 1 || len(s.Clients) > 4 {
-			t.Fatalf("seed %d: %d clients", seed, len(s.Clients))
+		users := 0
+		for _, c := range s.Clients {
+			if c.Hold {
+				seen["hold client"] = true
+			} else {
+				users++
+			}
+		}
+		if users < 1 || users > 4 {
+			t.Fatalf("seed %d: %d clients with a user", seed, users)
 		}
 		for _, st := range s.Steps {
 			switch {
@@ -77,6 +85,17 @@ func TestGenerationCoversEveryActor(t *testing.T) {
 				seen["net "+st.Net.Kind] = true
 			case st.User != nil:
 				seen["user "+st.User.Kind] = true
+			case st.Inject != nil:
+				switch {
+				case st.Inject.Attach != "":
+					seen["inject attach"] = true
+				case st.Inject.Next:
+					seen["inject next"] = true
+				case st.Inject.HasAns:
+					seen["inject answer"] = true
+				default:
+					seen["inject rejected"] = true
+				}
 			}
 		}
 		for _, x := range s.Sessions {
@@ -95,7 +114,11 @@ func TestGenerationCoversEveryActor(t *testing.T) {
 		"net disconnect", "net reconnect", "net partition", "net delay", "net lose",
 		"user focus", "user blur", "user type", "user choose", "user skip", "user take-time", "user submit", "user hide",
 		"user reopen", "user close", "user discard", "user reload", "user delegate", "user crash", "user clock", "user drift",
-		"child session", "legacy"}
+		"child session", "legacy",
+		// the steps of the scenario language no episode writes (inputs_steps.go)
+		"user continue", "user toggle-row", "user unbind", "user bind", "user input",
+		"host append", "host claim-reply", "host stall", "hold client",
+		"inject attach", "inject next", "inject answer", "inject rejected"}
 	for _, p := range scenarios.CrashPoints {
 		want = append(want, "crash "+p)
 	}

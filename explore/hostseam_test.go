@@ -132,7 +132,7 @@ func TestALostFactoryLeavesNoStaleTrace(t *testing.T) {
 	}
 	lostAtStart = true
 	out, reached := r.Run(Generate(2))
-	if out.Kind != HostLost || len(out.Trace.Records) != 0 || reached != 0 || out.Trace.Seed != 2 {
+	if out.Kind != HostLost || len(out.Trace.Records) != 0 || reached != (Reached{}) || out.Trace.Seed != 2 {
 		t.Fatalf("%s, %d records, reached %v, seed %d", out.Kind, len(out.Trace.Records), reached, out.Trace.Seed)
 	}
 }

@@ -30,6 +30,9 @@ type Options struct {
 	// ReplayHost is how a command line names Host: simrun's --host argument, shell-quoted
 	// ("" for the reference host). A failure's replay line carries it (ReplayCommand).
 	ReplayHost string
+	// ReplayClient is how a command line names Client: simrun's --client argument,
+	// shell-quoted ("" for the reference client).
+	ReplayClient string
 }
 
 // hosts is the factory a run uses.
@@ -156,13 +159,13 @@ func (r *Runner) Run(s *scenarios.Scenario) (Outcome, Reached) {
 	switch {
 	case x.Lost != nil:
 		out.Kind, out.Err = HostLost, errors.New("the host was lost: "+x.Lost.Err.Error())
-		return out, 0
+		return out, Reached{}
 	case x.ConfigErr != nil:
 		out.Kind, out.Err = InvalidScenario, errors.New("the host refused its configuration: "+x.ConfigErr.Error())
-		return out, 0
+		return out, Reached{}
 	case x.Refused != nil:
 		out.Kind, out.Err = InvalidScenario, errors.New("the simulator refused the scenario: "+x.SimErr.Error())
-		return out, 0
+		return out, Reached{}
 	case x.SimErr != nil:
 		out.Kind, out.Err = RunError, errors.New("the run failed: "+x.SimErr.Error())
 	}

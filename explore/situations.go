@@ -19,11 +19,12 @@ type Situation struct {
 	Doc  string
 }
 
-// Reached is the set of situations one run reached: bit i is Situations()[i].
-type Reached uint64
+// Reached is the set of situations one run reached: bit i%64 of word i/64 is
+// Situations()[i].
+type Reached [2]uint64
 
 // Has reports whether situation i was reached.
-func (r Reached) Has(i int) bool { return r&(1<<uint(i)) != 0 }
+func (r Reached) Has(i int) bool { return r[i/64]&(1<<uint(i%64)) != 0 }
 
 // Situation indexes.
 const (
@@ -88,7 +89,7 @@ const (
 	sitReaskContinued
 	sitForeignRejection
 	sitDraftReshaped
-	numSituations
+	numCoreSituations // the steps' situations follow (situations_steps.go)
 )
 
 var situationList = [numSituations]Situation{
@@ -245,10 +246,10 @@ type sitClient struct {
 	submitted map[*tracemodel.Call]bool // calls submitted through the waterfall
 }
 
-func (x *situations) set(i int) { x.hit |= 1 << uint(i) }
+func (x *situations) set(i int) { x.hit[i/64] |= 1 << uint(i%64) }
 
 func (x *situations) reset(s *scenarios.Scenario) {
-	x.hit = 0
+	x.hit = Reached{}
 	if x.waits == nil {
 		x.waits, x.events, x.logs, x.clients = map[*tracemodel.Call]*sitWait{}, map[*tracemodel.Request]*sitEvent{}, map[string]*sitLog{}, map[string]*sitClient{}
 		x.answered, x.discarded, x.survivors = map[string]bool{}, map[string]bool{}, map[string]bool{}
@@ -349,6 +350,7 @@ func (x *situations) scan(tr *trace.Trace, s *scenarios.Scenario) Reached {
 	x.scanInputs(run)
 	x.scanHost(tr)
 	x.scanClient(tr) // situations_client.go
+	x.scanSteps(tr, s)
 	x.run = nil
 	return x.hit
 }

@@ -14,7 +14,7 @@ func TestSituationNamesAreUniqueAndDocumented(t *testing.T) {
 		}
 		seen[s.Name] = true
 	}
-	if len(seen) != numSituations || numSituations > 64 {
+	if len(seen) != numSituations || numSituations > 128 {
 		t.Fatalf("%d situations", len(seen))
 	}
 }

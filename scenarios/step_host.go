@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/twosettle/twosettle/engine/session"
 )
 
 // ActorHost is the step key of the host actor.
@@ -29,6 +31,16 @@ var hostStep = &stepKind{
 	encode:   func(st *Step) *yaml.Node { return hostNode(st.Host) },
 	refusable: func(st *Step) bool {
 		return st.Host.Kind != HostCrash && st.Host.Kind != HostFailInboxWrite && st.Host.Kind != HostStall
+	},
+	calls: func(st *Step, _ string, add func(string)) {
+		if st.Host.Kind != HostAppend {
+			return
+		}
+		// a call written by hand is a call of the scenario (its card, row, result)
+		var c struct{ Type, CallID string }
+		if json.Unmarshal([]byte(st.Host.Event), &c) == nil && c.Type == session.TypeToolCall && c.CallID != "" {
+			add(c.CallID)
+		}
 	},
 }
 

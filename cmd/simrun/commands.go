@@ -44,6 +44,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print one JSON object with the per-scenario results")
 	junitOut := fs.String("junit", "", "also write the results as JUnit XML to this file (for CI test reporters)")
 	hostCmd := hostFlag(fs)
+	clientCmd := clientFlag(fs)
 	paths, ok := parse(fs, args, stderr)
 	if !ok {
 		return 2
@@ -78,8 +79,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer closeHost()
+	clients, closeClient, ok := openClient("simrun run", *clientCmd, stderr)
+	if !ok {
+		return 2
+	}
+	defer closeClient()
 	opts := harness.DefaultOptions()
 	opts.Seed, opts.Host = seed.v, hosts
+	clientOptions(&opts, clients)
 	var results []*harness.Result
 	for _, e := range entries {
 		r := harness.Run(e, opts)
@@ -208,18 +215,19 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	mutantName := fs.String("mutant", "", "replay against the reference engine with this named bug switched on (as simrun fuzz --mutant found it)")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object (as simrun run --json) instead of the transcript")
 	hostCmd := hostFlag(fs)
+	clientCmd := clientFlag(fs)
 	paths, ok := parse(fs, args, stderr)
 	if !ok {
 		return 2
 	}
 	if len(paths) != 1 {
-		fmt.Fprintln(stderr, "usage: simrun replay [--seed N] [--mutant NAME] FILE")
+		fmt.Fprintln(stderr, "usage: simrun replay [--seed N] [--mutant NAME] [--host CMD] [--client CMD] FILE")
 		return 2
 	}
 	if !knownMutant("simrun replay", *mutantName, stderr) {
 		return 2
 	}
-	r, ok := runScenarioFile(paths[0], "replay", seed.v, *mutantName, *hostCmd, stderr)
+	r, ok := runScenarioFileWith(paths[0], "replay", seed.v, *mutantName, *hostCmd, *clientCmd, stderr)
 	if !ok {
 		return 2
 	}
@@ -242,6 +250,12 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 // read, or a transcript given instead of its scenario (verb says what the command would
 // do with the scenario), is reported on stderr and ok is false: bad usage, exit 2.
 func runScenarioFile(file, verb string, seed uint64, mutantName, hostCmd string, stderr io.Writer) (r *harness.Result, ok bool) {
+	return runScenarioFileWith(file, verb, seed, mutantName, hostCmd, "", stderr)
+}
+
+// runScenarioFileWith is runScenarioFile with a client process as every client (--client;
+// "" the reference client).
+func runScenarioFileWith(file, verb string, seed uint64, mutantName, hostCmd, clientCmd string, stderr io.Writer) (r *harness.Result, ok bool) {
 	data, err := scenarios.ReadFile(file)
 	if err != nil {
 		fmt.Fprintln(stderr, "simrun:", err)
@@ -256,9 +270,15 @@ func runScenarioFile(file, verb string, seed uint64, mutantName, hostCmd string,
 		return nil, false
 	}
 	defer closeHost()
+	clients, closeClient, ok := openClient("simrun "+verb, clientCmd, stderr)
+	if !ok {
+		return nil, false
+	}
+	defer closeClient()
 	opts := harness.DefaultOptions()
 	opts.Seed = seed
 	opts.Mutant, opts.Host = mutantName, hosts
+	clientOptions(&opts, clients)
 	return harness.Run(harness.FileEntry(file, data), opts), true
 }
 

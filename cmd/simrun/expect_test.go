@@ -20,6 +20,13 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
+	if os.Getenv("SIMRUN_TEST_HOST") == "refclient" { // `conform refclient` (client_test.go)
+		if err := conform.ServeClient(os.Stdin, os.Stdout, os.Getenv("SIMRUN_TEST_MUTANT"), "test"); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		os.Exit(0)
+	}
 	os.Exit(m.Run())
 }
 

@@ -53,6 +53,7 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 	noShrink := fs.Bool("no-shrink", false, "write failures as generated, without shrinking")
 	mutant := fs.String("mutant", "", "run against the reference host with this named bug switched on")
 	hostCmd := hostFlag(fs)
+	clientCmd := clientFlag(fs)
 	rest, ok := parse(fs, args, stderr)
 	if !ok {
 		return 2
@@ -101,6 +102,12 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 	}
 	defer closeHost()
 	c.Options.Host, c.Options.ReplayHost = hosts, replayHost(*hostCmd)
+	clients, closeClient, ok := openClient("simrun fuzz", *clientCmd, stderr)
+	if !ok {
+		return 2
+	}
+	defer closeClient()
+	c.Options.Client, c.Options.ReplayClient = clients, replayClient(*clientCmd)
 	term := isTerminal(stderr)
 	if !*asJSON {
 		c.OnFailure = func(f explore.Failure) {

@@ -12,11 +12,11 @@ import (
 // synopses are each command's usage line (and what a reader needs besides its flags),
 // printed by `simrun help CMD` and `simrun CMD -h` above the command's flags.
 var synopses = map[string]string{
-	"run":      "simrun [run] [PATH...] [--seed N] [--update] [-v] [--json] [--junit FILE] [--host CMD]\n\nWith no PATH: the embedded scenario library. Ends with \"N passed, N failed\".",
+	"run":      "simrun [run] [PATH...] [--seed N] [--update] [-v] [--json] [--junit FILE] [--host CMD] [--client CMD]\n\nWith no PATH: the embedded scenario library. Ends with \"N passed, N failed\".\n--client CMD runs a client process (docs/PROTOCOL.md, Clients) as every client: a refused: step or a hint: expectation then accepts the UI's own words, and goldens compare exactly (conform --client normalises what a UI mints and words).",
 	"check":    "simrun check PATH... [--json]\n\nValidates scenario files (or every .yaml of a directory) without running them.",
-	"replay":   "simrun replay FILE [--seed N] [--mutant NAME] [--json] [--host CMD]\n\nPrints the transcript on stdout and the verdict on stderr (--json: one JSON object instead).",
+	"replay":   "simrun replay FILE [--seed N] [--mutant NAME] [--json] [--host CMD] [--client CMD]\n\nPrints the transcript on stdout and the verdict on stderr (--json: one JSON object instead).",
 	"coverage": "simrun coverage [PATH...] [--json]\n\nExit 1 when a requirement id is covered by nothing.",
-	"fuzz":     "simrun fuzz [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--json] [--junit FILE] [--no-shrink] [--mutant NAME] [--host CMD]\n\nExit 0 no violation, 1 some, 2 bad usage or an unwritable --out/--junit, 130 interrupted (Ctrl-C, SIGTERM) before every seed ran with none found.",
+	"fuzz":     "simrun fuzz [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--json] [--junit FILE] [--no-shrink] [--mutant NAME] [--host CMD] [--client CMD]\n\nExit 0 no violation, 1 some, 2 bad usage or an unwritable --out/--junit, 130 interrupted (Ctrl-C, SIGTERM) before every seed ran with none found.",
 	"shrink":   "simrun shrink FILE [--mutant NAME] [--out FILE2] [--budget D] [--json] [--host CMD]\n\nWrites FILE.shrunk.yaml (or FILE2); exit 2 when the scenario passes (nothing to shrink).",
 	"timeline": timelineHelp,
 	"record":   "simrun record FILE [--seed N] [--mutant NAME] [--host CMD] -o RUNFILE   (-o - writes to stdout)",

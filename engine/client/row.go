@@ -167,6 +167,8 @@ func computeRow(rd *reader, s *sessionView, src rowSource, blk *entryBlock, unkn
 	if src.done {
 		code = res.Err.Code
 	}
+	// A result read through its text block, also beside a reasoning block (docs/PEER.md
+	// §8.21: the decision's pending-and-answerable row offers Answer, ROW-1).
 	singleText := src.done && !res.NoText
 	switch {
 	case src.done && code == wire.AskCancelled:
@@ -404,6 +406,9 @@ func rawLines(src rowSource) []string {
 			out = append(out, "OUT: (no text)")
 		} else {
 			out = append(out, "OUT: "+src.result.Text)
+		}
+		if src.result.Reasoning != "" {
+			out = append(out, "REASONING: "+src.result.Reasoning)
 		}
 	}
 	return out

@@ -92,6 +92,21 @@ func TestRows(t *testing.T) {
 			}
 		}
 	})
+	t.Run("ROW-1 a pending text beside a reasoning block is read through its text: pending and answerable, Answer", func(t *testing.T) {
+		x, r := rowOf(t, view(qs(qPkg), "c1:continued"), noInbox, call,
+			session.ToolResult{Turn: 1, Step: 1, CallID: "c1", Text: pendingText, Reasoning: "the user is away"})
+		if r.Summary != "continued; answer still available" || r.Action != labelAnswer {
+			t.Fatalf("%s", r)
+		}
+		_, g := rowOf(t, wire.QuestionsView{}, noInbox, call,
+			session.ToolResult{Turn: 1, Step: 1, CallID: "c1", IsError: true, Text: "boom", Reasoning: "the user is away"})
+		if n := len(g.Transcript); g.Action != "" || n == 0 || g.Transcript[n-1] != "REASONING: the user is away" {
+			t.Fatalf("the generic row's diagnostics name the reasoning block: %s", g)
+		}
+		if k := x.card("c1"); k.State != wire.StateContinued {
+			t.Fatalf("the projection's continued row makes its card: %+v", k)
+		}
+	})
 	t.Run("ROW-1 View answers on a queued reply expands the read-only transcript", func(t *testing.T) {
 		x, r := rowOf(t, view(qs(qPkg), "c1:continued"), wire.InboxView{NextStep: []session.Message{replyMsg("m1", "c1", replyBun)}},
 			call, toolResultEv("c1", pendingText))

@@ -123,6 +123,8 @@ func TestProjection(t *testing.T) {
 			resErr("c1", session.ToolOutcomeUnknown, session.ToolOutcomeUnknownText),
 			session.ToolResult{CallID: "c1", IsError: true, Err: session.ErrorInfo{Code: session.ToolOutcomeUnknown}, NoText: true},
 			resErr("c1", "OTHER", pendingFor("c1")), // an error result whose text is the pending JSON
+			// text plus reasoning: the text block is read, as the peer reads the first text block
+			session.ToolResult{CallID: "c1", Text: pendingFor("c1"), Reasoning: "the user is away"},
 		}
 		for i, d := range cases {
 			v := Fold(logOf(hdr(timedTools), call("c1", argsAB), call("c2", argsAB), d), 0)

@@ -262,8 +262,12 @@ const (
 	UserQuestionErrorName  = "UserQuestionError"
 )
 
-// ToolResult records the result of a top-level tool call. Text is its one text block
-// (NoText: no block). IsError and Err mirror the peer's isError flag and error {name, code}.
+// ToolResult records the result of a top-level tool call. Text is its text block (NoText:
+// no block). Reasoning, when set, is a reasoning block beside it: the result then has several
+// content blocks, and the question projection and the tool row read its text block (as the
+// peer's projection reads the first text block; its row would take the generic row, which the
+// engine does not: docs/PEER.md §8.21). IsError and Err mirror the peer's isError flag and
+// error {name, code}.
 type ToolResult struct {
 	Turn, Step int
 	CallID     string
@@ -271,6 +275,7 @@ type ToolResult struct {
 	Err        ErrorInfo
 	Text       string
 	NoText     bool
+	Reasoning  string
 }
 
 func (ToolResult) Type() string { return TypeToolResult }
@@ -297,6 +302,10 @@ func (d ToolResult) String() string {
 	} else {
 		b.WriteByte(' ')
 		b.WriteString(d.Text)
+	}
+	if d.Reasoning != "" {
+		b.WriteString(" +reasoning=")
+		b.WriteString(strconv.Quote(d.Reasoning))
 	}
 	return b.String()
 }

@@ -111,6 +111,10 @@ func appendEvent(b []byte, e session.Event) ([]byte, error) {
 		if d.NoText {
 			b = append(b, `,"noText":true`...)
 		}
+		if d.Reasoning != "" {
+			b = append(b, `,"reasoning":`...)
+			b = AppendJSONString(b, d.Reasoning)
+		}
 	case session.PTCDispatchStart:
 		b = append(b, `"tool/ptc-dispatch-start"`...)
 		b = appendPTCCall(b, d.Root, d.Parent, d.SubCallID, d.Name, d.Arguments)
@@ -265,6 +269,7 @@ func decodeEvent(o *object) session.Event {
 		d.IsError, d.Err = decodeOutcomeInfo(o)
 		d.Text = o.str("text")
 		d.NoText = o.flag("noText")
+		d.Reasoning, _ = o.optStr("reasoning")
 		e.Data = d
 	case session.TypePTCDispatchStart:
 		e.Data = session.PTCDispatchStart{Root: o.str("rootCallId"), Parent: o.str("parentCallId"),

@@ -141,6 +141,8 @@ var eventSamples = []eventSample{
 		`{"seq":7,"time":45,"type":"tool/result","turn":1,"step":1,"callId":"c2","isError":true,"error":{"name":"ToolOutcomeUnknownError","code":"TOOL_OUTCOME_UNKNOWN"},"text":"outcome unknown"}`},
 	{"tool/result no text", session.Event{Seq: 7, Time: 45, Data: session.ToolResult{Turn: 1, Step: 1, CallID: "c3", NoText: true}},
 		`{"seq":7,"time":45,"type":"tool/result","turn":1,"step":1,"callId":"c3","text":"","noText":true}`},
+	{"tool/result text and reasoning", session.Event{Seq: 7, Time: 45, Data: session.ToolResult{Turn: 1, Step: 1, CallID: "c4", Text: `{"pending":true,"callId":"c4","message":"m"}`, Reasoning: "the user is away"}},
+		`{"seq":7,"time":45,"type":"tool/result","turn":1,"step":1,"callId":"c4","text":"{\"pending\":true,\"callId\":\"c4\",\"message\":\"m\"}","reasoning":"the user is away"}`},
 	{"tool/ptc-dispatch-start", session.Event{Seq: 10, Time: 50, Data: session.PTCDispatchStart{Root: "c1", Parent: "c1", SubCallID: "c1:ptc:1", Name: "sleep", Arguments: `{"ms":1}`}},
 		`{"seq":10,"time":50,"type":"tool/ptc-dispatch-start","rootCallId":"c1","parentCallId":"c1","subCallId":"c1:ptc:1","name":"sleep","arguments":"{\"ms\":1}"}`},
 	{"tool/ptc-dispatch", session.Event{Seq: 11, Time: 51, Data: session.PTCDispatch{Root: "c1", Parent: "c1", SubCallID: "c1:ptc:1", Name: "ask_user_question", Arguments: `{}`,

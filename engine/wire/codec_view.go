@@ -84,7 +84,7 @@ func decodeQuestionsView(o *object) QuestionsView {
 
 func decodeInboxView(o *object) InboxView {
 	o.what = "inbox view"
-	return InboxView{NextTurn: decodeMessages(o, "next-turn"), NextStep: decodeMessages(o, "next-step")}
+	return InboxView{NextTurn: decodeInboxEntries(o, "next-turn"), NextStep: decodeInboxEntries(o, "next-step")}
 }
 
 // decodeQuestions reads the optional array of questions key of o.
