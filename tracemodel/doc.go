@@ -25,7 +25,7 @@
 //     (Restart{CutAfter: k} voids the effects of the Apply before it after the first k):
 //     Fact.Voided says which, so a reader that follows the oracle's reading of a cut skips
 //     them and one that draws the records keeps them.
-//   - A tool result's text is read by IsPending, the one test of "is this pending" for the
+//   - A tool result's text is read by wire.IsPendingResult, the one test of "is this pending" for the
 //     model's readers: a JSON object whose last pending member is true (docs/PEER.md §5.2).
 //   - Cost: Fold reads each record once (plus one pass over the published views); it
 //     decodes a request's payload once per event id, a question endpoint's args once per

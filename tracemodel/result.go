@@ -32,19 +32,13 @@ type Result struct {
 }
 
 // ReadResult classifies a result: failed when isError, else pending when its text is
-// pending (IsPending), else answered.
+// pending (wire.IsPendingResult), else answered.
 func ReadResult(text string, isError bool, code string) Result {
 	switch {
 	case isError:
 		return Result{Kind: Failed, Code: code}
-	case IsPending(text):
+	case wire.IsPendingResult(text):
 		return Result{Kind: Pending}
 	}
 	return Result{Kind: Answered}
 }
-
-// IsPending reports whether a result text is a pending result: a JSON object whose
-// pending member (the last one, as JavaScript's JSON.parse keeps) is true. callId is not
-// required (the projection's loose test, docs/PEER.md §5.2 and §8.6). It is the engine's one answer,
-// wire.IsPendingResult.
-func IsPending(text string) bool { return wire.IsPendingResult(text) }

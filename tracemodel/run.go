@@ -351,7 +351,7 @@ func (f *Folder) record(i int, r *trace.Record) {
 		res := Result{Kind: Answered}
 		if p.Err != nil {
 			res = Result{Kind: Failed, Code: p.Err.Code}
-		} else if IsPending(string(p.Value)) {
+		} else if wire.IsPendingResult(string(p.Value)) {
 			res = Result{Kind: Pending}
 		}
 		fact.Result = res
