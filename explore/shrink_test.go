@@ -97,7 +97,7 @@ func TestRefusalsAreMarked(t *testing.T) {
 }
 
 func TestShrinkScenarioKeepsProbeTimes(t *testing.T) {
-	t.Run("INV-CLIENT-CARDS a failure seen only at a probe still reproduces: expectations become bare probes", func(t *testing.T) {
+	t.Run("each expectation time stays as one bare probe on the first Session, at: end dropped", func(t *testing.T) {
 		s := &scenarios.Scenario{
 			Sessions: []scenarios.Session{{Name: "main"}},
 			Expect: []scenarios.Expectation{
