@@ -220,7 +220,7 @@ func TestFailureIsShrunkAndWritten(t *testing.T) {
 }
 
 // Failures on the reference engine itself replay through simrun replay's path
-// (harness.Run of the file, comparing the transcript written beside it as its golden)
+// (harness.RunEntry of the file, comparing the transcript written beside it as its golden)
 // to the same violation. When the reference engine passes every seed of the range
 // there is nothing to replay, and the test says so.
 func TestReferenceFailuresReplay(t *testing.T) {
@@ -243,7 +243,7 @@ func TestReferenceFailuresReplay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := harness.Run(harness.FileEntry(f.File, data), harness.DefaultOptions())
+		r := harness.RunEntry(harness.FileEntry(f.File, data), harness.DefaultOptions())
 		if r.Status() != harness.Failed || r.Verdict == nil || !verdictHas(r.Verdict.Text, f.Invariant) {
 			t.Fatalf("seed %d: replay %s\n%s", f.Seed, r.Line(), r.Transcript)
 		}

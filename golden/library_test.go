@@ -35,14 +35,14 @@ func TestLibraryGoldens(t *testing.T) {
 		name := filepath.Base(e.Path)
 		name = name[:len(name)-len(".yaml")]
 		t.Run(name, func(t *testing.T) {
-			r := harness.Run(e, harness.DefaultOptions())
+			r := harness.RunEntry(e, harness.DefaultOptions())
 			if r.Invalid != nil {
 				t.Fatalf("invalid: %v", r.Invalid)
 			}
 			for _, f := range r.Failures {
 				t.Error(f.String())
 			}
-			if again := harness.Run(e, harness.DefaultOptions()); string(again.Transcript) != string(r.Transcript) {
+			if again := harness.RunEntry(e, harness.DefaultOptions()); string(again.Transcript) != string(r.Transcript) {
 				m := golden.Compare(r.Transcript, again.Transcript)
 				t.Fatalf("two runs of the scenario differ: %v", m)
 			}

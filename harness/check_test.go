@@ -30,7 +30,7 @@ func roundTrip(t *testing.T, r *Result) *RunFile {
 func TestCheckExpectationsIsTheRunsCheck(t *testing.T) {
 	wrongView := strings.Replace(pendingScenario, `view: "active=[c1:continued] settled=[]"`, `view: "active=[] settled=[]"`, 1)
 	for _, src := range []string{pendingScenario, wrongView} {
-		r := Run(entry(t, src), DefaultOptions())
+		r := RunEntry(entry(t, src), DefaultOptions())
 		c := CheckExpectations(r.Scenario, r.Trace, CheckOptions{Verdict: r.Verdict})
 		if diff := cmp.Diff(r.Failures, c.Failures); diff != "" || c.Expectations != r.Expectations || c.Impossible != nil {
 			t.Fatalf("CheckExpectations differs from the run's own check (-run +check):\n%s %d %d %v", diff, r.Expectations, c.Expectations, c.Impossible)
@@ -39,7 +39,7 @@ func TestCheckExpectationsIsTheRunsCheck(t *testing.T) {
 			t.Fatalf("OK %v, status %s", c.OK(), r.Status())
 		}
 	}
-	r := Run(entry(t, wrongView), DefaultOptions())
+	r := RunEntry(entry(t, wrongView), DefaultOptions())
 	c := CheckExpectations(r.Scenario, r.Trace, CheckOptions{Verdict: r.Verdict})
 	if len(c.Failures) != 1 || c.Failures[0].Pos.Line != 21 || !strings.Contains(c.Failures[0].Msg, `not "active=[] settled=[]"`) {
 		t.Fatalf("failures %v", c.Failures)
@@ -49,7 +49,7 @@ func TestCheckExpectationsIsTheRunsCheck(t *testing.T) {
 func TestCheckExpectationsReportsAnUnexpectedRefusal(t *testing.T) {
 	src := strings.Replace(pendingScenario, "mode: timed\n", "mode: timed\nclients:\n  a:\n", 1)
 	src = strings.Replace(src, "expect:\n", "  - {at: 1s, a: {hide: c1}}\n  - {at: 2s, a: {submit: c1}, refused: is hidden}\nexpect:\n", 1)
-	r := Run(entry(t, src), DefaultOptions())
+	r := RunEntry(entry(t, src), DefaultOptions())
 	s := *r.Scenario
 	s.Steps = append([]scenarios.Step(nil), s.Steps...)
 	s.Steps[len(s.Steps)-1].Refused = ""
@@ -64,7 +64,7 @@ func TestCheckExpectationsReportsAnUnexpectedRefusal(t *testing.T) {
 // fails exactly as in the run.
 func TestRunFileRoundTripKeepsEveryCheck(t *testing.T) {
 	for _, e := range Library("") {
-		r := Run(e, DefaultOptions())
+		r := RunEntry(e, DefaultOptions())
 		if r.Trace == nil || r.HostConfigErr != nil {
 			continue
 		}

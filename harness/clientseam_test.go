@@ -47,7 +47,7 @@ func TestClientSeam(t *testing.T) {
 		t.Fatalf("%v %+v", err, es)
 	}
 	e := es[0]
-	if g := Update(Run(e, DefaultOptions())); g.State != "updated" {
+	if g := Update(RunEntry(e, DefaultOptions())); g.State != "updated" {
 		t.Fatalf("update: %+v", g)
 	}
 	want, _ := os.ReadFile(e.GoldenPath)
@@ -62,7 +62,7 @@ func TestClientSeam(t *testing.T) {
 	}
 	opts := DefaultOptions()
 	opts.Client = factory(0)
-	r := Run(e, opts)
+	r := RunEntry(e, opts)
 	if r.Status() != Passed || r.Lost != nil {
 		t.Fatalf("wrapped reference clients: %v %v %v", r.Status(), r.Failures, r.Golden)
 	}
@@ -71,7 +71,7 @@ func TestClientSeam(t *testing.T) {
 	}
 	made = nil
 	opts.Client = factory(3)
-	r = Run(e, opts)
+	r = RunEntry(e, opts)
 	Update(r)
 	if r.Lost == nil || len(r.Failures) == 0 || !strings.Contains(r.Failures[0].Msg, "client a was lost") {
 		t.Fatalf("lost client: %v %v", r.Lost, r.Failures)
@@ -86,11 +86,11 @@ func TestClientSeam(t *testing.T) {
 		p, _ := ReferenceClient("")(cfg)
 		return &lossyClient{ClientPort: p, late: true}, nil
 	}
-	if r = Run(e, opts); r.Lost == nil || !strings.Contains(r.Failures[0].Msg, "client a was lost: the state came back malformed") {
+	if r = RunEntry(e, opts); r.Lost == nil || !strings.Contains(r.Failures[0].Msg, "client a was lost: the state came back malformed") {
 		t.Fatalf("a client lost after the run: %v %v", r.Lost, r.Failures)
 	}
 	opts.Client = func(cfg wire.ClientConfig) (wire.ClientPort, error) { return nil, errors.New("cannot start") }
-	if r = Run(e, opts); r.Lost == nil || !strings.Contains(r.Failures[0].Msg, "client a was lost: cannot start") {
+	if r = RunEntry(e, opts); r.Lost == nil || !strings.Contains(r.Failures[0].Msg, "client a was lost: cannot start") {
 		t.Fatalf("a client the factory cannot build: %v %v", r.Lost, r.Failures)
 	}
 }
@@ -129,10 +129,10 @@ func TestAnyHintTextAcceptsAnyWording(t *testing.T) {
 		t.Fatal("the scenario no longer asserts the resubmit hint")
 	}
 	e.Data = []byte(strings.Replace(string(e.Data), hint, `hint: "La réponse n'est pas arrivée."`, 1))
-	if r := Run(e, Options{}); len(r.Failures) == 0 {
+	if r := RunEntry(e, Options{}); len(r.Failures) == 0 {
 		t.Fatal("another wording passed without AnyHintText")
 	}
-	if r := Run(e, Options{AnyHintText: true}); len(r.Failures) != 0 {
+	if r := RunEntry(e, Options{AnyHintText: true}); len(r.Failures) != 0 {
 		t.Fatalf("another wording failed with AnyHintText: %v", r.Failures)
 	}
 }

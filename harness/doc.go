@@ -3,7 +3,7 @@
 // the oracle's verdict. cmd/simrun's commands and `go test` both call it.
 //
 //	entries := harness.Library("")                    // the embedded library
-//	r := harness.Run(entries[0], harness.DefaultOptions())
+//	r := harness.RunEntry(entries[0], harness.DefaultOptions())
 //	r.Status()       // Passed, Failed or Invalid (exit codes 0, 1, 2)
 //	r.Transcript     // the exact bytes of the golden
 //	r.Failures       // each failed check, at its file:line:col
@@ -53,7 +53,7 @@
 //     wire.Time and wire.Duration.
 //
 // CheckExpectations is the expectation checker on its own, for a trace any host and
-// clients produced (Run calls the same code); WriteRunFile and ReadRunFile keep a run as a
+// clients produced (RunEntry and RunScenario call the same code); WriteRunFile and ReadRunFile keep a run as a
 // run file (twosettle-run/1, docs/PROTOCOL.md "Run files") to check it later.
 //
 // For generated scenarios (the fuzzer, the shrinker) RunScenario runs a

@@ -45,7 +45,7 @@ func entry(t *testing.T, src string) Entry {
 }
 
 func TestRunPasses(t *testing.T) {
-	r := Run(entry(t, pendingScenario), DefaultOptions())
+	r := RunEntry(entry(t, pendingScenario), DefaultOptions())
 	if r.Status() != Passed {
 		t.Fatalf("%s\n%v\n%s", r.Line(), r.Failures, r.Transcript)
 	}
@@ -58,8 +58,8 @@ func TestRunPasses(t *testing.T) {
 }
 
 func TestRunIsDeterministic(t *testing.T) {
-	a := Run(entry(t, pendingScenario), DefaultOptions())
-	b := Run(entry(t, pendingScenario), DefaultOptions())
+	a := RunEntry(entry(t, pendingScenario), DefaultOptions())
+	b := RunEntry(entry(t, pendingScenario), DefaultOptions())
 	if !bytes.Equal(a.Transcript, b.Transcript) {
 		t.Fatal("two runs of one scenario gave different transcripts")
 	}
@@ -67,7 +67,7 @@ func TestRunIsDeterministic(t *testing.T) {
 
 func TestFailedExpectationNamesItsLine(t *testing.T) {
 	src := strings.Replace(pendingScenario, "    time: 5s\n", "    time: 4s\n", 1)
-	r := Run(entry(t, src), DefaultOptions())
+	r := RunEntry(entry(t, src), DefaultOptions())
 	if r.Status() != Failed || len(r.Failures) != 1 {
 		t.Fatalf("%s %v", r.Line(), r.Failures)
 	}
@@ -84,7 +84,7 @@ func TestImpossibleStepIsInvalidAtItsLine(t *testing.T) {
 	// A submit on a card the user has just hidden: valid YAML, impossible at that time.
 	src := strings.Replace(pendingScenario, "mode: timed\n", "mode: timed\nclients:\n  a:\n", 1)
 	src = strings.Replace(src, "expect:\n", "  - {at: 1s, a: {hide: c1}}\n  - {at: 2s, a: {submit: c1}}\nexpect:\n", 1)
-	r := Run(entry(t, src), DefaultOptions())
+	r := RunEntry(entry(t, src), DefaultOptions())
 	if r.Status() != Invalid {
 		t.Fatalf("%s\n%s", r.Line(), r.Transcript)
 	}
@@ -97,17 +97,17 @@ func TestImpossibleStepIsInvalidAtItsLine(t *testing.T) {
 func TestRefusedSteps(t *testing.T) {
 	base := strings.Replace(pendingScenario, "mode: timed\n", "mode: timed\nclients:\n  a:\n", 1)
 	hidden := "  - {at: 1s, a: {hide: c1}}\n  - {at: 2s, a: {submit: c1}, refused: is hidden}\nexpect:\n"
-	r := Run(entry(t, strings.Replace(base, "expect:\n", hidden, 1)), DefaultOptions())
+	r := RunEntry(entry(t, strings.Replace(base, "expect:\n", hidden, 1)), DefaultOptions())
 	if r.Status() != Passed {
 		t.Fatalf("an expected refusal failed: %s %v", r.Line(), r.Failures)
 	}
 	wrong := "  - {at: 1s, a: {hide: c1}}\n  - {at: 2s, a: {submit: c1}, refused: busy}\nexpect:\n"
-	r = Run(entry(t, strings.Replace(base, "expect:\n", wrong, 1)), DefaultOptions())
+	r = RunEntry(entry(t, strings.Replace(base, "expect:\n", wrong, 1)), DefaultOptions())
 	if r.Status() != Failed || !strings.Contains(r.Failures[0].Msg, "does not contain \"busy\"") {
 		t.Fatalf("%s %v", r.Line(), r.Failures)
 	}
 	taken := "  - {at: 1s, a: {hide: c1}, refused: anything}\nexpect:\n"
-	r = Run(entry(t, strings.Replace(base, "expect:\n", taken, 1)), DefaultOptions())
+	r = RunEntry(entry(t, strings.Replace(base, "expect:\n", taken, 1)), DefaultOptions())
 	if r.Status() != Failed || !strings.Contains(r.Failures[0].Msg, "but it was taken") {
 		t.Fatalf("%s %v", r.Line(), r.Failures)
 	}
@@ -115,15 +115,15 @@ func TestRefusedSteps(t *testing.T) {
 
 func TestHostConfigRefused(t *testing.T) {
 	src := "name: bad-default\nsummary: x\nmode: timed\ntimeout: 2147484\nexpect:\n  - {at: end, host-config: refused, contains: timeout}\n"
-	r := Run(entry(t, src), DefaultOptions())
+	r := RunEntry(entry(t, src), DefaultOptions())
 	if r.Status() != Passed || r.HostConfigErr == nil {
 		t.Fatalf("%s %v", r.Line(), r.Failures)
 	}
-	r = Run(entry(t, strings.Replace(src, "refused", "accepted", 1)), DefaultOptions())
+	r = RunEntry(entry(t, strings.Replace(src, "refused", "accepted", 1)), DefaultOptions())
 	if r.Status() != Failed {
 		t.Fatalf("%s", r.Line())
 	}
-	r = Run(entry(t, "name: ok-default\nsummary: x\nmode: timed\ntimeout: 30\nexpect:\n  - {at: end, host-config: refused}\n"), DefaultOptions())
+	r = RunEntry(entry(t, "name: ok-default\nsummary: x\nmode: timed\ntimeout: 30\nexpect:\n  - {at: end, host-config: refused}\n"), DefaultOptions())
 	if r.Status() != Failed || !strings.Contains(r.Failures[0].Msg, "accepted it") {
 		t.Fatalf("%s", r.Line())
 	}
@@ -132,7 +132,7 @@ func TestHostConfigRefused(t *testing.T) {
 func TestHostConfigTimeoutZeroIsStatedAndRefused(t *testing.T) {
 	t.Run("TOOL-3 a configured default of 0 is refused, not read as 120 s", func(t *testing.T) {
 		src := "name: zero-default\nsummary: x\nmode: timed\ntimeout: 0\nexpect:\n  - {at: end, host-config: refused, contains: timeout}\n"
-		r := Run(entry(t, src), DefaultOptions())
+		r := RunEntry(entry(t, src), DefaultOptions())
 		if r.Status() != Passed || r.HostConfigErr == nil {
 			t.Fatalf("%s %v", r.Line(), r.Failures)
 		}
@@ -143,7 +143,7 @@ func TestHostConfigTimeoutZeroIsStatedAndRefused(t *testing.T) {
 	})
 	t.Run("TOOL-2 no timeout: stated is the 120 s default", func(t *testing.T) {
 		src := "name: no-default\nsummary: x\nmode: timed\nexpect:\n  - {at: end, host-config: accepted}\n"
-		if r := Run(entry(t, src), DefaultOptions()); r.Status() != Passed {
+		if r := RunEntry(entry(t, src), DefaultOptions()); r.Status() != Passed {
 			t.Fatalf("%s %v", r.Line(), r.Failures)
 		}
 	})
@@ -154,7 +154,7 @@ func TestOracleHook(t *testing.T) {
 		return Verdict{Text: "oracle: violation\n  INV-TEST at 0003: broken on purpose", Status: "violation"}
 	}
 	opts := Options{Oracle: bad}
-	r := Run(entry(t, pendingScenario), opts)
+	r := RunEntry(entry(t, pendingScenario), opts)
 	if r.Status() != Failed || !strings.Contains(r.Failures[0].Msg, "INV-TEST") {
 		t.Fatalf("a violation did not fail the run: %s", r.Line())
 	}
@@ -162,10 +162,10 @@ func TestOracleHook(t *testing.T) {
 		t.Fatalf("the verdict is not in the transcript:\n%s", r.Transcript)
 	}
 	expected := pendingScenario + "  - {at: end, oracle: violation, contains: INV-TEST}\n"
-	if r := Run(entry(t, expected), opts); r.Status() != Passed {
+	if r := RunEntry(entry(t, expected), opts); r.Status() != Passed {
 		t.Fatalf("an expected violation failed: %s %v", r.Line(), r.Failures)
 	}
-	if r := Run(entry(t, pendingScenario), Options{}); r.Verdict != nil || bytes.Contains(r.Transcript, []byte("oracle:")) {
+	if r := RunEntry(entry(t, pendingScenario), Options{}); r.Verdict != nil || bytes.Contains(r.Transcript, []byte("oracle:")) {
 		t.Fatal("no oracle, yet a verdict")
 	}
 }
@@ -180,14 +180,14 @@ func TestGoldenComparisonAndUpdate(t *testing.T) {
 	if err != nil || len(es) != 1 || es[0].GoldenPath != filepath.Join(dir, "pending-at-deadline.golden") {
 		t.Fatalf("%v %+v", err, es)
 	}
-	r := Run(es[0], DefaultOptions())
+	r := RunEntry(es[0], DefaultOptions())
 	if r.Golden.State != "none" || r.Status() != Passed {
 		t.Fatalf("no golden beside an ad-hoc file: %+v", r.Golden)
 	}
 	if g := Update(r); g.State != "updated" {
 		t.Fatalf("update: %+v", g)
 	}
-	r = Run(es[0], DefaultOptions())
+	r = RunEntry(es[0], DefaultOptions())
 	if r.Golden.State != "match" {
 		t.Fatalf("after update: %+v", r.Golden)
 	}
@@ -198,7 +198,7 @@ func TestGoldenComparisonAndUpdate(t *testing.T) {
 	b, _ := os.ReadFile(es[0].GoldenPath)
 	changed := bytes.Replace(b, []byte("deadline=5000"), []byte("deadline=5001"), 1)
 	os.WriteFile(es[0].GoldenPath, changed, 0o644)
-	r = Run(es[0], DefaultOptions())
+	r = RunEntry(es[0], DefaultOptions())
 	if r.Status() != Failed || r.Golden.State != "mismatch" || r.Golden.Mismatch.Record == "" {
 		t.Fatalf("%s %+v", r.Line(), r.Golden)
 	}
@@ -207,13 +207,13 @@ func TestGoldenComparisonAndUpdate(t *testing.T) {
 	}
 	// A comment changed: still a match.
 	os.WriteFile(es[0].GoldenPath, append(b, []byte("# a reviewer's note\n")...), 0o644)
-	if r = Run(es[0], DefaultOptions()); r.Golden.State != "match" {
+	if r = RunEntry(es[0], DefaultOptions()); r.Golden.State != "match" {
 		t.Fatalf("comment: %+v", r.Golden)
 	}
 	// Another seed: the golden is not compared.
 	opts := DefaultOptions()
 	opts.Seed = 99
-	if r = Run(es[0], opts); r.Golden.State != "skipped" || r.Seed != 99 {
+	if r = RunEntry(es[0], opts); r.Golden.State != "skipped" || r.Seed != 99 {
 		t.Fatalf("seed: %+v", r.Golden)
 	}
 }

@@ -41,7 +41,7 @@ func firstLibraryScenario(t *testing.T) Entry {
 
 func TestHostFactoryIsTheOneRunPath(t *testing.T) {
 	e := firstLibraryScenario(t)
-	ref := Run(e, DefaultOptions())
+	ref := RunEntry(e, DefaultOptions())
 	t.Run("a custom factory runs the scenario and is closed once", func(t *testing.T) {
 		var hosts []*countingHost
 		opts := DefaultOptions()
@@ -51,7 +51,7 @@ func TestHostFactoryIsTheOneRunPath(t *testing.T) {
 			hosts = append(hosts, c)
 			return c, err
 		}
-		r := Run(e, opts)
+		r := RunEntry(e, opts)
 		if r.Status() != Passed || string(r.Transcript) != string(ref.Transcript) {
 			t.Fatalf("status %s; transcript same as the reference: %v", r.Status(), string(r.Transcript) == string(ref.Transcript))
 		}
@@ -67,7 +67,7 @@ func TestHostFactoryIsTheOneRunPath(t *testing.T) {
 			c = &countingHost{HostPort: h, lose: 3}
 			return c, err
 		}
-		r := Run(e, opts)
+		r := RunEntry(e, opts)
 		if r.Lost == nil || r.Status() == Passed || c.closes != 1 || c.applies != 3 {
 			t.Fatalf("lost %v, status %s, closes %d, applies %d (the run must stop at the lost Apply)", r.Lost, r.Status(), c.closes, c.applies)
 		}
@@ -82,7 +82,7 @@ func TestHostFactoryIsTheOneRunPath(t *testing.T) {
 		opts.Host = func(wire.HostConfig) (wire.HostPort, error) {
 			return nil, &wire.PortLost{Err: errors.New("no such host")}
 		}
-		r := Run(e, opts)
+		r := RunEntry(e, opts)
 		if r.Lost == nil || r.Status() == Passed || r.HostConfigErr != nil {
 			t.Fatalf("lost %v, status %s, config error %v", r.Lost, r.Status(), r.HostConfigErr)
 		}
@@ -90,7 +90,7 @@ func TestHostFactoryIsTheOneRunPath(t *testing.T) {
 	t.Run("TOOL-3 a factory's plain error is the host refusing its configuration", func(t *testing.T) {
 		opts := DefaultOptions()
 		opts.Host = func(wire.HostConfig) (wire.HostPort, error) { return nil, errors.New("bad default timeout") }
-		r := Run(e, opts)
+		r := RunEntry(e, opts)
 		if r.Lost != nil || r.HostConfigErr == nil {
 			t.Fatalf("lost %v, config error %v", r.Lost, r.HostConfigErr)
 		}

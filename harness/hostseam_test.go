@@ -35,7 +35,7 @@ func adHocEntry(t *testing.T) Entry {
 	if err != nil || len(es) != 1 {
 		t.Fatalf("%v %+v", err, es)
 	}
-	if g := Update(Run(es[0], DefaultOptions())); g.State != "updated" {
+	if g := Update(RunEntry(es[0], DefaultOptions())); g.State != "updated" {
 		t.Fatalf("update: %+v", g)
 	}
 	return es[0]
@@ -73,7 +73,7 @@ func TestALostHostIsABrokenRunThatWritesNoGolden(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			opts := DefaultOptions()
 			opts.Host = hosts
-			r := Run(e, opts)
+			r := RunEntry(e, opts)
 			if r.Lost == nil || r.Status() != Failed || r.Invalid != nil {
 				t.Fatalf("lost %v, status %s, invalid %v", r.Lost, r.Status(), r.Invalid)
 			}
@@ -106,7 +106,7 @@ func TestAPortReturnedWithARefusalIsClosedOnce(t *testing.T) {
 		c = &countingHost{HostPort: h}
 		return c, errors.New("default timeout 0 is not allowed")
 	}
-	r := Run(firstLibraryScenario(t), opts)
+	r := RunEntry(firstLibraryScenario(t), opts)
 	if r.HostConfigErr == nil || r.Lost != nil || c.closes != 1 || c.applies != 0 {
 		t.Fatalf("config error %v, lost %v, closes %d, applies %d", r.HostConfigErr, r.Lost, c.closes, c.applies)
 	}

@@ -27,7 +27,7 @@ steps:
 expect:
   - {at: end, view: "active=[] settled=[c1{q=[\"a\\u0000b\",\"x\\ny\"]}]"}
 `
-	r := Run(entry(t, src), DefaultOptions())
+	r := RunEntry(entry(t, src), DefaultOptions())
 	if r.Status() != Passed {
 		t.Fatalf("%s %v", r.Line(), r.Failures)
 	}

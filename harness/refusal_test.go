@@ -16,7 +16,7 @@ func TestRefusalOfIdenticalStepsAtOneInstantIsTheLaterOnes(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			src := strings.Replace(base, "expect:\n", c.steps, 1)
-			r := Run(entry(t, src), Options{})
+			r := RunEntry(entry(t, src), Options{})
 			if r.Invalid != nil {
 				t.Fatalf("invalid: %v", r.Invalid)
 			}

@@ -135,9 +135,9 @@ func (r *Result) Name() string {
 	return r.Entry.Path
 }
 
-// Run decodes, compiles and runs one entry, compares its golden (as opts and the entry
+// RunEntry decodes, compiles and runs one entry, compares its golden (as opts and the entry
 // say) and checks its expectations and the oracle.
-func Run(e Entry, opts Options) *Result {
+func RunEntry(e Entry, opts Options) *Result {
 	r := &Result{Entry: e}
 	s, err := scenarios.Decode(e.Path, e.Data)
 	if err != nil {

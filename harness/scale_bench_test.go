@@ -46,7 +46,7 @@ func BenchmarkOpenAsks(b *testing.B) {
 				cpu0 := cpuTime()
 				records := 0
 				for b.Loop() {
-					r := Run(e, opts)
+					r := RunEntry(e, opts)
 					if r.Status() != Passed {
 						b.Fatalf("%s %v", r.Line(), r.Failures)
 					}
@@ -62,7 +62,7 @@ func BenchmarkOpenAsks(b *testing.B) {
 }
 
 func TestOpenAsksScenarioPasses(t *testing.T) {
-	r := Run(Entry{Path: "open-asks.yaml", Data: []byte(openAsks(50))}, DefaultOptions())
+	r := RunEntry(Entry{Path: "open-asks.yaml", Data: []byte(openAsks(50))}, DefaultOptions())
 	if r.Status() != Passed {
 		t.Fatalf("%s %v", r.Line(), r.Failures)
 	}

@@ -13,7 +13,7 @@ func runWork(t *testing.T, n int) (mallocs, bytes uint64) {
 	e := Entry{Path: "open-asks.yaml", Data: []byte(openAsks(n))}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	r := Run(e, DefaultOptions())
+	r := RunEntry(e, DefaultOptions())
 	runtime.ReadMemStats(&after)
 	if r.Status() != Passed {
 		t.Fatalf("%s %v", r.Line(), r.Failures)

@@ -18,7 +18,7 @@ func TestLibraryExpectationsHoldAtEverySeed(t *testing.T) {
 		opts := DefaultOptions()
 		opts.Seed = uint64(seed)
 		for _, e := range lib {
-			r := Run(e, opts)
+			r := RunEntry(e, opts)
 			if r.Status() != Passed {
 				t.Errorf("seed %s: %s", strconv.Itoa(seed), r.Line())
 				for _, l := range r.Details() {

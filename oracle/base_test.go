@@ -37,7 +37,7 @@ func runBase(t testing.TB, hc host.Config, clients []string, steps []sim.Step) *
 		cl[n] = client.New(client.Config{Name: n})
 		cc = append(cc, sim.ClientConfig{Name: n, Mux: lat, HTTP: lat, ReconnectMs: 100})
 	}
-	tr, err := sim.Run(sim.Config{Seed: 7, Model: sim.ModelConfig{AutoEndMs: -1}, Clients: cc, Steps: steps}, h, cl)
+	tr, err := sim.Simulate(sim.Config{Seed: 7, Model: sim.ModelConfig{AutoEndMs: -1}, Clients: cc, Steps: steps}, h, cl)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -118,7 +118,7 @@ func genRun(seed uint64, faults bool) (*trace.Trace, oracle.Options, error) {
 			ClockJumpPerMin: r.Float64(), PartitionPerMin: r.Float64(), LoseHTTPPerMin: r.Float64() * 2, DelayHTTPPerMin: r.Float64() * 2}
 		cfg.Healed = wire.Time(t - 5000)
 	}
-	tr, err := sim.Run(cfg, h, cls)
+	tr, err := sim.Simulate(cfg, h, cls)
 	opts := oracle.Options{}
 	switch {
 	case defSec == 0:

@@ -17,7 +17,7 @@ func libraryTrace(t *testing.T, name string) *trace.Trace {
 	root, _ := filepath.Abs("..")
 	for _, e := range harness.Library(root) {
 		if strings.TrimSuffix(filepath.Base(e.Path), ".yaml") == name {
-			r := harness.Run(e, harness.DefaultOptions())
+			r := harness.RunEntry(e, harness.DefaultOptions())
 			if r.Trace == nil || r.Status() != harness.Passed {
 				t.Fatalf("%s: %s %v %v", name, r.Line(), r.Invalid, r.Failures)
 			}

@@ -7,7 +7,7 @@
 //
 //	cfg := sim.Config{Seed: 7, Clients: []sim.ClientConfig{{Name: "c1", Mux: sim.Latency{Min: 5, Max: 20}, ...}},
 //		Steps: []sim.Step{{At: 0, Host: wire.Send{...}}, ...}, Model: sim.ModelConfig{AutoEndMs: 100}}
-//	tr, err := sim.Run(cfg, host, map[string]wire.ClientPort{"c1": c1})
+//	tr, err := sim.Simulate(cfg, host, map[string]wire.ClientPort{"c1": c1})
 //	fmt.Print(tr.Text())                    // one canonical line per record
 //	tr.Final.Lines()                        // the final state
 //	sim.SelfCheck(cfg, buildPorts)          // run twice, report the first divergent record

@@ -66,7 +66,7 @@ func run(t testing.TB, cfg sim.Config, hc host.Config) *trace.Trace {
 		names[i] = c.Name
 	}
 	h, cs := ports(t, hc, names...)
-	tr, err := sim.Run(cfg, h, cs)
+	tr, err := sim.Simulate(cfg, h, cs)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, tr.Text())
 	}
@@ -168,7 +168,7 @@ func TestEngineSameSeedByteIdentical(t *testing.T) {
 		prev := runtime.GOMAXPROCS(procs)
 		for seed := uint64(0); seed < 30; seed++ {
 			h, cs, _ := engineSelf(seed)()
-			tr, err := sim.Run(racy(seed), h, cs)
+			tr, err := sim.Simulate(racy(seed), h, cs)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -54,7 +54,7 @@ func first(tr *trace.Trace, frags ...string) int {
 
 func mustRun(t *testing.T, cfg Config, h wire.HostPort, ports map[string]wire.ClientPort) *trace.Trace {
 	t.Helper()
-	tr, err := Run(cfg, h, ports)
+	tr, err := Simulate(cfg, h, ports)
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, tr.Text())
 	}

@@ -129,11 +129,11 @@ func TestLimitStopsTheRun(t *testing.T) {
 func TestRunawayGuards(t *testing.T) {
 	cfg := Config{Clients: oneClient(), Steps: ask(100, "q1", 120_000), MaxRecords: 10}
 	h, ports, _ := fakePorts(0, nil, "c1")
-	tr, err := Run(cfg, h, ports)
+	tr, err := Simulate(cfg, h, ports)
 	if err == nil || !strings.Contains(err.Error(), "budget of 10 records") || len(tr.Records) != 10 {
 		t.Fatalf("budget: %v (%d records)", err, len(tr.Records))
 	}
-	_, err = Run(Config{}, stuckHost{}, nil)
+	_, err = Simulate(Config{}, stuckHost{}, nil)
 	if err == nil || !strings.Contains(err.Error(), "host timer keeps firing") {
 		t.Fatalf("stuck timer: %v", err)
 	}

@@ -41,7 +41,7 @@ func TestMuxLinkKeepsOrder(t *testing.T) {
 		}
 		cfg.Model.AutoEndMs = -1
 		h, ports, _ := fakePorts(0, map[string]int64{"c1": -1, "c2": -1}, "c1", "c2")
-		tr, err := Run(cfg, h, ports)
+		tr, err := Simulate(cfg, h, ports)
 		if err != nil {
 			rt.Fatal(err)
 		}

@@ -80,7 +80,7 @@ func TestRandomConfigurationsRunAndRepeat(t *testing.T) {
 		window := rapid.Int64Range(0, 300).Draw(rt, "window")
 		once := func() *trace.Trace {
 			h, ports, _ := fakePorts(window, answer, names...)
-			tr, err := Run(cfg, h, ports)
+			tr, err := Simulate(cfg, h, ports)
 			if err != nil {
 				rt.Fatalf("run error: %v\n%s", err, tr.Text())
 			}

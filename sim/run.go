@@ -10,11 +10,11 @@ import (
 	"github.com/twosettle/twosettle/trace"
 )
 
-// Run validates cfg and runs it against host and clients (one port per configured
+// Simulate validates cfg and runs it against host and clients (one port per configured
 // client name), to quiescence or to cfg.Limit. The caller builds the ports; they must be
 // fresh (a run starts at virtual time 0). On an error during the run (a port that breaks
 // its contract, the record budget) the trace so far is returned with the error.
-func Run(cfg Config, host wire.HostPort, clients map[string]wire.ClientPort) (*trace.Trace, error) {
+func Simulate(cfg Config, host wire.HostPort, clients map[string]wire.ClientPort) (*trace.Trace, error) {
 	tr := &trace.Trace{}
 	err := NewRunner().Run(&cfg, host, clients, tr)
 	return tr, err

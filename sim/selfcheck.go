@@ -41,7 +41,7 @@ func SelfCheck(cfg Config, ports Ports) (*trace.Trace, error) {
 		if err != nil {
 			return nil, err
 		}
-		return Run(cfg, h, cs)
+		return Simulate(cfg, h, cs)
 	}
 	a, errA := run()
 	if a == nil {

@@ -24,7 +24,7 @@ func raceConfig(seed uint64) Config {
 func TestSmoke(t *testing.T) {
 	cfg := raceConfig(1)
 	h, ports, _ := fakePorts(0, map[string]int64{"c1": 1000, "c2": 1000}, "c1", "c2")
-	tr, err := Run(cfg, h, ports)
+	tr, err := Simulate(cfg, h, ports)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,7 +86,7 @@ func TestValidateRejectsWhatTheSimulatorCannotHonour(t *testing.T) {
 			}
 			// Run refuses it too, before touching any port.
 			h := newFakeHost(0)
-			if _, err := Run(cfg, h, map[string]wire.ClientPort{"c1": newFakeClient("c1", -1), "c2": newFakeClient("c2", -1)}); err == nil {
+			if _, err := Simulate(cfg, h, map[string]wire.ClientPort{"c1": newFakeClient("c1", -1), "c2": newFakeClient("c2", -1)}); err == nil {
 				t.Fatal("Run accepted an invalid configuration")
 			}
 			if len(h.out) != 0 || h.genN != 0 {
@@ -104,13 +104,13 @@ func TestValidateRejectsWhatTheSimulatorCannotHonour(t *testing.T) {
 	})
 	t.Run("ports must match the configured clients", func(t *testing.T) {
 		cfg := raceConfig(1)
-		if _, err := Run(cfg, newFakeHost(0), map[string]wire.ClientPort{"c1": newFakeClient("c1", -1)}); err == nil || !strings.Contains(err.Error(), "client ports") {
+		if _, err := Simulate(cfg, newFakeHost(0), map[string]wire.ClientPort{"c1": newFakeClient("c1", -1)}); err == nil || !strings.Contains(err.Error(), "client ports") {
 			t.Fatalf("got %v", err)
 		}
-		if _, err := Run(cfg, newFakeHost(0), map[string]wire.ClientPort{"c1": newFakeClient("c1", -1), "c3": newFakeClient("c3", -1)}); err == nil || !strings.Contains(err.Error(), `no client port for "c2"`) {
+		if _, err := Simulate(cfg, newFakeHost(0), map[string]wire.ClientPort{"c1": newFakeClient("c1", -1), "c3": newFakeClient("c3", -1)}); err == nil || !strings.Contains(err.Error(), `no client port for "c2"`) {
 			t.Fatalf("got %v", err)
 		}
-		if _, err := Run(cfg, nil, nil); err == nil {
+		if _, err := Simulate(cfg, nil, nil); err == nil {
 			t.Fatal("nil host accepted")
 		}
 	})

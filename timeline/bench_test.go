@@ -12,7 +12,7 @@ func BenchmarkRenderLibrary(b *testing.B) {
 	var ins []Input
 	records := 0
 	for _, e := range harness.Library("") {
-		r := harness.Run(e, harness.DefaultOptions())
+		r := harness.RunEntry(e, harness.DefaultOptions())
 		in := Input{Scenario: r.Scenario.Name, Trace: r.Trace}
 		if r.Verdict != nil {
 			in.Verdict = r.Verdict.Text

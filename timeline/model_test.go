@@ -22,7 +22,7 @@ func runFile(t *testing.T, name, yaml, mutant string) *harness.Result {
 	}
 	opts := harness.DefaultOptions()
 	opts.Mutant = mutant
-	r := harness.Run(harness.FileEntry(path, []byte(yaml)), opts)
+	r := harness.RunEntry(harness.FileEntry(path, []byte(yaml)), opts)
 	if r.Invalid != nil {
 		t.Fatalf("%s: %v", name, r.Invalid)
 	}
@@ -33,7 +33,7 @@ func library(t *testing.T, name string) *harness.Result {
 	t.Helper()
 	for _, e := range harness.Library("") {
 		if strings.TrimSuffix(filepath.Base(e.Path), ".yaml") == name {
-			return harness.Run(e, harness.DefaultOptions())
+			return harness.RunEntry(e, harness.DefaultOptions())
 		}
 	}
 	t.Fatalf("no library scenario %s", name)
@@ -46,7 +46,7 @@ func library(t *testing.T, name string) *harness.Result {
 // the host receives is the end of exactly one, from a send of the same message.
 func TestEveryMessageIsOneArrow(t *testing.T) {
 	for _, e := range harness.Library("") {
-		r := harness.Run(e, harness.DefaultOptions())
+		r := harness.RunEntry(e, harness.DefaultOptions())
 		checkArrows(t, e.Path, r.Trace, hasInputSteps(r))
 	}
 }
@@ -217,7 +217,7 @@ func TestCountdowns(t *testing.T) {
 		r := library(t, "cd-take-time-survives-reload")
 		opts := harness.DefaultOptions()
 		opts.Mutant = "take-time-ignored"
-		rm := harness.Run(r.Entry, opts)
+		rm := harness.RunEntry(r.Entry, opts)
 		m := build(rm.Trace)
 		if len(m.countdowns) != 1 || !strings.HasPrefix(segs(m.countdowns[0]), "running@40ms held@1s running@1.5s") {
 			t.Fatalf("countdown %q", segs(m.countdowns[0]))

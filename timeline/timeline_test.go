@@ -18,7 +18,7 @@ func page(t *testing.T, e harness.Entry, mutant string) (*harness.Result, []byte
 	t.Helper()
 	opts := harness.DefaultOptions()
 	opts.Mutant = mutant
-	r := harness.Run(e, opts)
+	r := harness.RunEntry(e, opts)
 	if r.Invalid != nil {
 		t.Fatalf("%s: %v", e.Path, r.Invalid)
 	}
@@ -217,7 +217,7 @@ func TestLanesBarsClaimsAndEscaping(t *testing.T) {
 }
 
 func TestAViolationIsHighlighted(t *testing.T) {
-	path := "../mutants/testdata/witness/cancel-to-winner.yaml"
+	path := "../killmatrix/testdata/witness/cancel-to-winner.yaml"
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -271,7 +271,7 @@ func inputOf(r *harness.Result, mutant string) timeline.Input {
 }
 
 func TestTwoRunsOnOneAxis(t *testing.T) {
-	path := "../mutants/testdata/witness/cancel-to-winner.yaml"
+	path := "../killmatrix/testdata/witness/cancel-to-winner.yaml"
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

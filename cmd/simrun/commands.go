@@ -89,7 +89,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	clientOptions(&opts, clients)
 	var results []*harness.Result
 	for _, e := range entries {
-		r := harness.Run(e, opts)
+		r := harness.RunEntry(e, opts)
 		if *update {
 			r.Golden = harness.Update(r)
 		}
@@ -279,7 +279,7 @@ func runScenarioFileWith(file, verb string, seed uint64, mutantName, hostCmd, cl
 	opts.Seed = seed
 	opts.Mutant, opts.Host = mutantName, hosts
 	clientOptions(&opts, clients)
-	return harness.Run(harness.FileEntry(file, data), opts), true
+	return harness.RunEntry(harness.FileEntry(file, data), opts), true
 }
 
 func cmdCoverage(args []string, stdout, stderr io.Writer) int {

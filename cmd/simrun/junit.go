@@ -10,7 +10,7 @@ import (
 	"github.com/twosettle/twosettle/fileio"
 	"github.com/twosettle/twosettle/harness"
 	"github.com/twosettle/twosettle/junit"
-	"github.com/twosettle/twosettle/mutants"
+	"github.com/twosettle/twosettle/killmatrix"
 )
 
 // The --junit reports of simrun run, fuzz and mutants (package junit: the Jenkins
@@ -82,12 +82,12 @@ func firstOr(ls []string, def string) string {
 
 // mutantsJUnit: a testcase per mutant (classname simrun.mutants); one the oracle did not
 // kill has a <failure> naming its verdict.
-func mutantsJUnit(m *mutants.Matrix) junit.Suites {
+func mutantsJUnit(m *killmatrix.Matrix) junit.Suites {
 	s := junit.Suite{Name: "mutants", Time: "0.000"}
 	for _, r := range m.Rows {
 		c := junit.Case{Name: junit.Safe(r.Name), Classname: "simrun.mutants", Time: junit.Seconds(r.FuzzTime.Milliseconds())}
 		out := junit.Text(junit.Safe(fmt.Sprintf("verdict %s; seeds run %d; %s", r.Verdict, r.SeedsRun, r.Doc)))
-		if r.Verdict == mutants.KilledByOracle {
+		if r.Verdict == killmatrix.KilledByOracle {
 			out = junit.Text(junit.Safe(fmt.Sprintf("killed at seed %d by %s: %s", r.Seed, r.Invariant, r.Message)))
 		} else {
 			c.Failure = &junit.Outcome{Message: junit.ShortMessage(r.Name + " " + r.Verdict), Type: r.Verdict, Text: r.Doc}

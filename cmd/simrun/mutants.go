@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/twosettle/twosettle/mutants"
+	"github.com/twosettle/twosettle/killmatrix"
 )
 
 func init() {
@@ -21,16 +21,16 @@ func init() {
 }
 
 // mutantsMain is `simrun mutants [--json] [--seeds N] [--budget D] [--workers W]
-// [--start S] [--only NAME,...] [--no-library] [--out DIR]`: the kill matrix of package mutants.
+// [--start S] [--only NAME,...] [--no-library] [--out DIR]`: the kill matrix of package killmatrix.
 // Exit 0 when every mutant is killed by the oracle, 1 otherwise, 2 on bad usage.
 func mutantsMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("simrun mutants", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print one JSON object {\"mutants\": [...]}")
-	seedsF, startF := countFlag{mutants.DefaultSeeds}, countFlag{1}
-	fs.Var(&seedsF, "seeds", fmt.Sprintf("fuzz budget: seeds per mutant (default %d)", mutants.DefaultSeeds))
+	seedsF, startF := countFlag{killmatrix.DefaultSeeds}, countFlag{1}
+	fs.Var(&seedsF, "seeds", fmt.Sprintf("fuzz budget: seeds per mutant (default %d)", killmatrix.DefaultSeeds))
 	fs.Var(&startF, "start", "the first seed (default 1)")
 	seeds, start := &seedsF.v, &startF.v
-	budget := fs.Duration("budget", mutants.DefaultBudget, "fuzz budget: wall time per mutant (0: no limit)")
+	budget := fs.Duration("budget", killmatrix.DefaultBudget, "fuzz budget: wall time per mutant (0: no limit)")
 	workers := fs.Int("workers", 0, "mutants run in parallel (0: every core)")
 	only := fs.String("only", "", "comma-separated mutant names (default: all)")
 	noLib := fs.Bool("no-library", false, "skip the scenario library (fuzzing only)")
@@ -49,7 +49,7 @@ func mutantsMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "simrun mutants: --seeds and --start must be positive, --budget and --workers not negative")
 		return 2
 	}
-	opts := mutants.Options{Start: *start, Seeds: *seeds, Budget: *budget, Workers: *workers, NoLibrary: *noLib}
+	opts := killmatrix.Options{Start: *start, Seeds: *seeds, Budget: *budget, Workers: *workers, NoLibrary: *noLib}
 	if *hostCmd != "" {
 		if _, err := conform.SplitCommand(*hostCmd); err != nil {
 			fmt.Fprintln(stderr, "simrun mutants: --host:", err)
@@ -71,7 +71,7 @@ func mutantsMain(args []string, stdout, stderr io.Writer) int {
 	if *only != "" {
 		opts.Only = strings.Split(*only, ",")
 	}
-	if _, err := mutants.Select(opts.Only); err != nil {
+	if _, err := killmatrix.Select(opts.Only); err != nil {
 		fmt.Fprintln(stderr, "simrun mutants:", err)
 		return 2
 	}
@@ -86,7 +86,7 @@ func mutantsMain(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	m, err := mutants.Run(ctx, opts)
+	m, err := killmatrix.Measure(ctx, opts)
 	if err != nil {
 		fmt.Fprintln(stderr, "simrun mutants:", err)
 		return 2
@@ -94,15 +94,15 @@ func mutantsMain(args []string, stdout, stderr io.Writer) int {
 	lost := 0 // witnesses that could not be written: their output is lost
 	if *out != "" {
 		for _, r := range m.Rows {
-			if r.Verdict != mutants.KilledByOracle {
+			if r.Verdict != killmatrix.KilledByOracle {
 				continue
 			}
-			w, err := mutants.MakeWitness(r, 20*time.Second)
+			w, err := killmatrix.MakeWitness(r, 20*time.Second)
 			if err != nil {
 				fmt.Fprintln(stderr, "simrun mutants: witness:", err)
 				continue
 			}
-			path, err := mutants.WriteWitness(*out, w)
+			path, err := killmatrix.WriteWitness(*out, w)
 			if err != nil {
 				lost++
 				fmt.Fprintln(stderr, "simrun mutants: witness:", err)
@@ -118,7 +118,7 @@ func mutantsMain(args []string, stdout, stderr io.Writer) int {
 	} else {
 		io.WriteString(stdout, m.Text())
 		for _, r := range m.Rows {
-			if r.Verdict == mutants.KilledByOracle {
+			if r.Verdict == killmatrix.KilledByOracle {
 				continue
 			}
 			fmt.Fprintf(stdout, "NOT KILLED %s: %s\n", r.Name, r.Doc)

@@ -35,7 +35,7 @@ func TestTimeline(t *testing.T) {
 func TestTimelineOfAFailureIsWrittenThenExits1(t *testing.T) {
 	dir := t.TempDir()
 	html := filepath.Join(dir, "w.html")
-	code, _, errOut := run("timeline", "--mutant", "cancel-to-winner", "../../mutants/testdata/witness/cancel-to-winner.yaml", "-o", html)
+	code, _, errOut := run("timeline", "--mutant", "cancel-to-winner", "../../killmatrix/testdata/witness/cancel-to-winner.yaml", "-o", html)
 	if code != 1 || !strings.Contains(errOut, "FAIL") {
 		t.Fatalf("exit %d %q", code, errOut)
 	}
@@ -86,7 +86,7 @@ func TestTimelineUsage(t *testing.T) {
 
 func TestTimelineAgainst(t *testing.T) {
 	dir := t.TempDir()
-	witness := "../../mutants/testdata/witness/cancel-to-winner.yaml"
+	witness := "../../killmatrix/testdata/witness/cancel-to-winner.yaml"
 	html := filepath.Join(dir, "against.html")
 	// with and without a mutant: they differ, exit 1, the page marks where
 	code, _, errOut := run("timeline", witness, "--against-mutant", "cancel-to-winner", "-o", html)

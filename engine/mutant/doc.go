@@ -2,7 +2,7 @@
 // §9): each mutant is a named, plausible way to get the decision wrong, drawn from the
 // decision's rejected alternatives or from a failure mode another system shipped, and
 // switched on only by an explicit option (host.Config.Mutant, client.Config.Mutant). The
-// mutants runner (package mutants, `simrun mutants`) runs each against the scenario library
+// kill matrix (package killmatrix, `simrun mutants`) runs each against the scenario library
 // and a fuzz budget and reports whether the oracle kills it.
 //
 // # Contract

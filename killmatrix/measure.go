@@ -1,4 +1,4 @@
-package mutants
+package killmatrix
 
 import (
 	"context"
@@ -139,8 +139,8 @@ func Select(only []string) ([]mutant.Info, error) {
 	return out, nil
 }
 
-// Run builds the kill matrix. Rows are in registry order whatever the number of workers.
-func Run(ctx context.Context, opts Options) (*Matrix, error) {
+// Measure builds the kill matrix. Rows are in registry order whatever the number of workers.
+func Measure(ctx context.Context, opts Options) (*Matrix, error) {
 	infos, err := Select(opts.Only)
 	if err != nil {
 		return nil, err
@@ -292,7 +292,7 @@ func runLibrary(name string, lib []harness.Entry, hosts harness.HostFactory) Lib
 	opts := harness.DefaultOptions()
 	opts.Mutant, opts.Host = name, hosts
 	for _, e := range lib {
-		r := harness.Run(e, opts)
+		r := harness.RunEntry(e, opts)
 		l.Scenarios++
 		if r.Status() == harness.Passed || r.Lost != nil {
 			continue // a lost host (--host) is no verdict: neither a pass nor a catch

@@ -1,9 +1,10 @@
-// Package mutants is the mutation check of the harness (docs/ARCHITECTURE.md §6, §9; `simrun mutants`):
+// Package killmatrix is the mutation check of the harness (docs/ARCHITECTURE.md §6, §9; `simrun mutants`):
 // for each named bug of the reference engine (engine/mutant) it runs the scenario library
 // (goldens and expectations) and a fuzz budget (generated seeds, oracle only) against the
-// engine with that bug switched on, and reports the kill matrix.
+// engine with that bug switched on, and reports the kill matrix. (engine/mutant is the
+// registry of those bugs; this package only measures whether the oracle kills them.)
 //
-//	m, err := mutants.Run(ctx, mutants.Options{})   // every mutant, the default budget
+//	m, err := killmatrix.Measure(ctx, killmatrix.Options{})   // every mutant, the default budget
 //	m.Text()                                          // one line per mutant
 //	m.JSON()                                          // {"mutants":[{"name", "verdict", "seeds_to_kill", "invariant", ...}]}
 //	m.AllKilled()                                     // every mutant killed by the oracle
@@ -44,4 +45,4 @@
 //
 // Imports: engine/mutant, explore, harness, oracle, and the standard library. Nothing in
 // the engine imports it.
-package mutants
+package killmatrix

@@ -1,4 +1,4 @@
-package mutants
+package killmatrix
 
 import (
 	"context"
@@ -19,14 +19,14 @@ import (
 var witnessInvariant = regexp.MustCompile(` fails (INV-[A-Z-]+);`)
 
 // Each mutant flips behaviour: its witness scenario (a shrunk fuzz kill, written by
-// `simrun mutants --out mutants/testdata/witness`) violates the named invariant with the
+// `simrun mutants --out killmatrix/testdata/witness`) violates the named invariant with the
 // mutant on and passes the oracle on the correct engine.
 func TestEachMutantFlipsBehaviour(t *testing.T) {
 	for _, in := range mutant.All() {
 		path := filepath.Join("testdata", "witness", in.Name+".yaml")
 		data, err := os.ReadFile(path)
 		if err != nil {
-			t.Errorf("%s: no witness scenario (%v): run simrun mutants --only %s --out mutants/testdata/witness", in.Name, err, in.Name)
+			t.Errorf("%s: no witness scenario (%v): run simrun mutants --only %s --out killmatrix/testdata/witness", in.Name, err, in.Name)
 			continue
 		}
 		s, err := scenarios.Decode(path, data)
@@ -57,7 +57,7 @@ func TestNoMutantIsTheCorrectEngine(t *testing.T) {
 	}
 	opts := harness.DefaultOptions()
 	for _, e := range harness.Library("") {
-		if r := harness.Run(e, opts); r.Status() != harness.Passed {
+		if r := harness.RunEntry(e, opts); r.Status() != harness.Passed {
 			t.Errorf("%s: %s %v", r.Name(), r.Golden, r.Failures)
 		}
 	}
@@ -76,7 +76,7 @@ func TestNoMutantIsTheCorrectEngine(t *testing.T) {
 
 // The matrix: verdicts, seeds-to-kill, the library columns and the JSON shape.
 func TestMatrix(t *testing.T) {
-	m, err := Run(context.Background(), Options{Only: []string{"legacy-tracked", "no-reservation"}, Seeds: 5, Budget: -1, Workers: 2})
+	m, err := Measure(context.Background(), Options{Only: []string{"legacy-tracked", "no-reservation"}, Seeds: 5, Budget: -1, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,14 +117,14 @@ func TestMatrix(t *testing.T) {
 		}
 	}
 	// Without the library a mutant the fuzz budget misses survives.
-	m, err = Run(context.Background(), Options{Only: []string{"no-reservation"}, Seeds: 3, Budget: -1, NoLibrary: true})
+	m, err = Measure(context.Background(), Options{Only: []string{"no-reservation"}, Seeds: 3, Budget: -1, NoLibrary: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r := m.Rows[0]; r.Verdict != Survived || r.Library.Ran {
 		t.Errorf("no-reservation without the library: %+v", r)
 	}
-	if _, err := Run(context.Background(), Options{Only: []string{"no-such-bug"}}); err == nil {
+	if _, err := Measure(context.Background(), Options{Only: []string{"no-such-bug"}}); err == nil {
 		t.Error("an unknown mutant is accepted")
 	}
 }
@@ -136,7 +136,7 @@ func TestEveryMutantIsKilledByTheOracle(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the whole matrix (a few seconds)")
 	}
-	m, err := Run(context.Background(), Options{Seeds: 5000, Budget: -1, NoLibrary: true})
+	m, err := Measure(context.Background(), Options{Seeds: 5000, Budget: -1, NoLibrary: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestEveryMutantIsKilledByTheOracle(t *testing.T) {
 func TestBaselineFailuresAreSkipped(t *testing.T) {
 	opts := Options{Only: []string{"legacy-tracked"}, Seeds: 30, Budget: -1, NoLibrary: true}
 	opts.baselineFails = func(uint64) bool { return true } // as if the correct engine failed every seed
-	m, err := Run(context.Background(), opts)
+	m, err := Measure(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestBaselineFailuresAreSkipped(t *testing.T) {
 		t.Fatalf("every seed fails on the correct engine: %+v", r)
 	}
 	opts.baselineFails = func(seed uint64) bool { return seed < 10 }
-	m, _ = Run(context.Background(), opts)
+	m, _ = Measure(context.Background(), opts)
 	if r := m.Rows[0]; r.Verdict != KilledByOracle || r.Seed < 10 || int(r.SeedsToKill) != int(r.Seed) || r.BaselineSkips == 0 {
 		t.Fatalf("seeds 1..9 fail on the correct engine: %+v", r)
 	}
