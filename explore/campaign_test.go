@@ -219,19 +219,23 @@ func TestFailureIsShrunkAndWritten(t *testing.T) {
 	}
 }
 
-// Failures on the reference engine itself replay through simrun replay's path
-// (harness.RunEntry of the file, comparing the transcript written beside it as its golden)
-// to the same violation. When the reference engine passes every seed of the range
-// there is nothing to replay, and the test says so.
-func TestReferenceFailuresReplay(t *testing.T) {
+// A campaign's failures replay through simrun replay's path (harness.RunEntry of the
+// file, comparing the transcript written beside it as its golden) to the same violation.
+// The reference engine passes these seeds, so the failures come from a campaign against a
+// mutant the fuzzer kills within them (legacy-tracked); the replay runs the same mutant, as
+// the replay line the campaign prints does (--mutant).
+func TestCampaignFailuresReplay(t *testing.T) {
+	const m = "legacy-tracked"
 	dir := t.TempDir()
-	rep, err := Campaign{Seeds: 150, Workers: 2, OutDir: dir, Shrink: ShrinkBudget{MaxRuns: 600}}.Run(context.Background())
+	rep, err := Campaign{Seeds: 150, Workers: 2, OutDir: dir, Options: Options{Mutant: m}, Shrink: ShrinkBudget{MaxRuns: 600}}.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(rep.Failures) == 0 {
-		t.Skip("the reference engine passes seeds 1..150: no failure to replay")
+		t.Fatalf("no seed of 1..150 fails with %s: nothing to replay", m)
 	}
+	opts := harness.DefaultOptions()
+	opts.Mutant = m
 	for i, f := range rep.Failures {
 		if i == 3 {
 			break
@@ -243,12 +247,15 @@ func TestReferenceFailuresReplay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := harness.RunEntry(harness.FileEntry(f.File, data), harness.DefaultOptions())
+		r := harness.RunEntry(harness.FileEntry(f.File, data), opts)
 		if r.Status() != harness.Failed || r.Verdict == nil || !verdictHas(r.Verdict.Text, f.Invariant) {
 			t.Fatalf("seed %d: replay %s\n%s", f.Seed, r.Line(), r.Transcript)
 		}
 		if r.Golden.State != "match" {
 			t.Fatalf("seed %d: the replay's transcript differs from the one written: %s", f.Seed, r.Golden)
+		}
+		if !strings.Contains(f.Replay, "--mutant "+m) {
+			t.Errorf("seed %d: the replay line %q does not name the mutant", f.Seed, f.Replay)
 		}
 	}
 }
