@@ -72,7 +72,7 @@ func TestClientProcessIsJudgedByTheExpectations(t *testing.T) {
 }
 
 // A client command that cannot start, or does not speak the protocol, is bad usage (exit
-// 2) on every command that takes --client; fuzz --client runs the campaign with it.
+// 2) on every command that takes --client (run, replay, fuzz, shrink, record); fuzz --client runs the campaign with it.
 func TestClientFlagOnRunReplayFuzz(t *testing.T) {
 	dir := t.TempDir()
 	file := write(t, dir, "client-scenario.yaml", clientScenario)
@@ -81,6 +81,8 @@ func TestClientFlagOnRunReplayFuzz(t *testing.T) {
 		{"replay", "--client", "/nonexistent/ui", file},
 		{"fuzz", "--seeds", "1", "--out", dir, "--client", "/nonexistent/ui"},
 		{"run", "--client", "'unclosed", file},
+		{"shrink", "--client", "/nonexistent/ui", file},
+		{"record", "--client", "/nonexistent/ui", file, "-o", dir + "/x.run"},
 	} {
 		code, _, errs := run(args...)
 		if code != 2 || !strings.Contains(errs, "client") {
@@ -91,5 +93,39 @@ func TestClientFlagOnRunReplayFuzz(t *testing.T) {
 	code, out, errs := run("fuzz", "--seeds", "4", "--workers", "1", "--out", dir, "--client", os.Args[0])
 	if code != 0 || !strings.Contains(out, "4 seeds, 0 failures") {
 		t.Fatalf("fuzz --client: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// simrun shrink --client shrinks a failure a client process gives (as simrun fuzz --client
+// finds it) against that process, and its replay line names it; simrun record --client
+// writes the run the process gave, the same bytes as the in-process client's.
+func TestClientFlagOnShrinkAndRecord(t *testing.T) {
+	dir := t.TempDir()
+	witness := "../../killmatrix/testdata/witness/take-time-ignored.yaml"
+	if code, _, errs := run("shrink", "--out", dir+"/ref.yaml", witness); code != 2 || !strings.Contains(errs, "passes") {
+		t.Fatalf("the witness fails with the reference client (exit %d): %s", code, errs)
+	}
+	t.Setenv("SIMRUN_TEST_HOST", "refclient")
+	t.Setenv("SIMRUN_TEST_MUTANT", "take-time-ignored")
+	code, out, errs := run("shrink", "--client", os.Args[0], "--out", dir+"/shrunk.yaml", witness)
+	if code != 0 || !strings.Contains(out, "replay: simrun replay --client ") {
+		t.Fatalf("shrink --client: exit %d\n%s%s", code, out, errs)
+	}
+	if code, _, errs := run("replay", "--client", os.Args[0], dir+"/shrunk.yaml"); code != 1 {
+		t.Fatalf("the shrunk case passes with the client process: exit %d\n%s", code, errs)
+	}
+
+	t.Setenv("SIMRUN_TEST_MUTANT", "")
+	file := write(t, dir, "client-scenario.yaml", clientScenario)
+	if code, _, errs := run("record", file, "-o", dir+"/in.run"); code != 0 {
+		t.Fatalf("record: exit %d\n%s", code, errs)
+	}
+	if code, _, errs := run("record", "--client", os.Args[0], file, "-o", dir+"/out.run"); code != 0 {
+		t.Fatalf("record --client: exit %d\n%s", code, errs)
+	}
+	in, _ := os.ReadFile(dir + "/in.run")
+	got, _ := os.ReadFile(dir + "/out.run")
+	if len(in) == 0 || string(in) != string(got) {
+		t.Fatalf("record --client wrote another run than the in-process client (%d and %d bytes)", len(in), len(got))
 	}
 }

@@ -17,7 +17,7 @@ import (
 // of one run of a scenario; simrun expect checks a scenario's expectations against a run
 // file, whoever produced it (harness.CheckExpectations).
 func init() {
-	commands["record"] = command{"run one scenario (against --host if given) and write its run file (-o FILE, - for stdout)", cmdRecord}
+	commands["record"] = command{"run one scenario (with --host or --client processes if given) and write its run file (-o FILE, - for stdout)", cmdRecord}
 	commands["expect"] = command{"check a scenario's expectations against a run file from any host and clients: simrun expect SCENARIO RUNFILE", cmdExpect}
 }
 
@@ -28,12 +28,13 @@ func cmdRecord(args []string, stdout, stderr io.Writer) int {
 	mutantName := fs.String("mutant", "", "run the reference engine with this named bug switched on")
 	out := fs.String("o", "", "the run file to write (- for stdout)")
 	hostCmd := hostFlag(fs)
+	clientCmd := clientFlag(fs)
 	paths, ok := parse(fs, args, stderr)
 	if !ok {
 		return 2
 	}
 	if len(paths) != 1 || *out == "" {
-		fmt.Fprintln(stderr, "usage: simrun record [--host 'CMD ARGS'] [--seed N] [--mutant NAME] FILE -o RUNFILE")
+		fmt.Fprintln(stderr, "usage: simrun record [--host 'CMD ARGS'] [--client 'CMD ARGS'] [--seed N] [--mutant NAME] FILE -o RUNFILE")
 		return 2
 	}
 	if !knownMutant("simrun record", *mutantName, stderr) {
@@ -45,7 +46,7 @@ func cmdRecord(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	r, ok := runScenarioFile(paths[0], "record", seed.v, *mutantName, *hostCmd, stderr)
+	r, ok := runScenarioFileWith(paths[0], "record", seed.v, *mutantName, *hostCmd, *clientCmd, stderr)
 	if !ok {
 		return 2
 	}

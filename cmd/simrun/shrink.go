@@ -17,10 +17,11 @@ func init() {
 	commands["shrink"] = command{"shrink a failing scenario (same first invariant) and write it as FILE.shrunk.yaml", shrinkMain}
 }
 
-const shrinkUsage = "usage: simrun shrink [--mutant NAME] [--out FILE2] [--budget D] FILE"
+const shrinkUsage = "usage: simrun shrink [--mutant NAME] [--host CMD] [--client CMD] [--out FILE2] [--budget D] FILE"
 
-// shrinkMain is `simrun shrink FILE [--mutant NAME] [--out FILE2] [--budget D]`: FILE's
-// oracle verdict (at its own seed, against the mutant when named) must be a violation;
+// shrinkMain is `simrun shrink FILE [--mutant NAME] [--host CMD] [--client CMD] [--out FILE2]
+// [--budget D]`: FILE's oracle verdict (at its own seed, against the mutant, the host
+// process or the client process when named, as simrun fuzz found it) must be a violation;
 // explore.ShrinkScenario shrinks it keeping the same first invariant, and the YAML is
 // written atomically. Exit 0 when written, 1 when no case reproduces the failure
 // through the harness, 2 on bad usage (an output that cannot be written), an invalid
@@ -29,6 +30,7 @@ func shrinkMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("simrun shrink", flag.ContinueOnError)
 	mutantName := fs.String("mutant", "", "run against the reference engine with this named bug switched on (as simrun fuzz --mutant found it)")
 	hostCmd := hostFlag(fs)
+	clientCmd := clientFlag(fs)
 	out := fs.String("out", "", "where to write the shrunk scenario (default: FILE with the suffix .shrunk.yaml)")
 	asJSON := fs.Bool("json", false, "print one JSON object: file, invariant, message, steps before and after, runs, the written file and its replay line")
 	budget := fs.Duration("budget", time.Minute, "stop shrinking after this much wall time and keep the smallest case so far")
@@ -46,7 +48,7 @@ func shrinkMain(args []string, stdout, stderr io.Writer) int {
 	}
 	// Through the harness first, as simrun replay runs it: an invalid scenario (decoding,
 	// an unexpected refusal) is reported the way simrun check reports it.
-	r, ok := runScenarioFile(file, "shrink", 0, *mutantName, *hostCmd, stderr)
+	r, ok := runScenarioFileWith(file, "shrink", 0, *mutantName, *hostCmd, *clientCmd, stderr)
 	if !ok {
 		return 2
 	}
@@ -67,7 +69,12 @@ func shrinkMain(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer closeHost()
-	sh, err := explore.ShrinkScenario(r.Scenario, explore.Options{Mutant: *mutantName, Host: hosts},
+	clients, closeClient, ok := openClient("simrun shrink", *clientCmd, stderr)
+	if !ok {
+		return 2
+	}
+	defer closeClient()
+	sh, err := explore.ShrinkScenario(r.Scenario, explore.Options{Mutant: *mutantName, Host: hosts, Client: clients},
 		explore.ShrinkBudget{Deadline: time.Now().Add(*budget)})
 	switch {
 	case errors.Is(err, explore.ErrPasses):
@@ -84,7 +91,7 @@ func shrinkMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "simrun shrink:", err)
 		return 2
 	}
-	replay := explore.ReplayCommand(dest, explore.Options{Mutant: *mutantName, ReplayHost: replayHost(*hostCmd)})
+	replay := explore.ReplayCommand(dest, explore.Options{Mutant: *mutantName, ReplayHost: replayHost(*hostCmd), ReplayClient: replayClient(*clientCmd)})
 	if *asJSON {
 		b, _ := json.MarshalIndent(shrinkJSON{File: file, Message: sh.Message, StepsBefore: len(r.Scenario.Steps),
 			StepsAfter: len(sh.Scenario.Steps), Runs: sh.Stats.Runs, BudgetOut: sh.Stats.Exhausted, Wrote: dest, Replay: replay}, "", "  ")
