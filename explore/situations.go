@@ -349,7 +349,7 @@ func (x *situations) scan(tr *trace.Trace, s *scenarios.Scenario) Reached {
 	}
 	x.scanInputs(run)
 	x.scanHost(tr)
-	x.scanClient(tr) // situations_client.go
+	x.scanClient(run) // situations_client.go
 	x.scanSteps(tr, s)
 	x.run = nil
 	return x.hit

@@ -3,35 +3,37 @@ package explore
 import (
 	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/trace"
+	"github.com/twosettle/twosettle/tracemodel"
 )
 
 // The situations of the client input classes (inputs_client_*.go): one more pass over the
 // trace, kept apart so that each class's detection is in one place.
 
-// scanClient marks the client input situations tr reached.
-func (x *situations) scanClient(tr *trace.Trace) {
+// scanClient marks the client input situations the run reached.
+func (x *situations) scanClient(run *tracemodel.Run) {
 	type cc struct{ client, session, call string }
 	nq := map[cc]int{}        // questions of the last request a client took for a call
 	editedAt := map[cc]int{}  // question count when the client's user last edited the call's card
 	reloaded := map[cc]bool{} // the client reloaded since that edit
-	for i := range tr.Records {
-		r := &tr.Records[i]
+	for i := range run.Records {
+		r := &run.Records[i]
 		if r.Kind != trace.In {
 			continue
 		}
 		switch p := r.Payload.(type) {
 		case wire.FromHost:
 			f, ok := p.Frame.(wire.Waterfall)
-			if !ok || f.Event != wire.EventQuestionsRequest {
+			q := run.Facts[i].Request
+			if !ok || q == nil {
 				continue
 			}
-			req, err := wire.ParseQuestionRequest(f.Request)
-			if err != nil || req.Wait == nil || req.Wait.CallID == "" {
+			call, questions := q.Asked()
+			if call == "" {
 				continue
 			}
-			k := cc{r.Actor, f.AgentID, req.Wait.CallID}
-			nq[k] = len(req.Questions)
-			if n, ok := editedAt[k]; ok && reloaded[k] && n != len(req.Questions) {
+			k := cc{r.Actor, f.AgentID, call}
+			nq[k] = len(questions)
+			if n, ok := editedAt[k]; ok && reloaded[k] && n != len(questions) {
 				x.set(sitDraftReshaped)
 			}
 		case wire.Reload:

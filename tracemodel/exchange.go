@@ -20,6 +20,26 @@ type Request struct {
 	questions []wire.Question
 }
 
+// readPayload reads a question request's payload the first time its event id is seen (an
+// event id is one request: its replays carry the same payload); other events carry none.
+func (q *Request) readPayload(fr wire.Waterfall) {
+	if q.read || fr.Event != wire.EventQuestionsRequest {
+		return
+	}
+	q.read = true
+	req, err := wire.ParseQuestionRequest(fr.Request)
+	if err == nil && req.Wait != nil && req.Wait.CallID != "" {
+		q.waitCall, q.questions = req.Wait.CallID, req.Questions
+	}
+}
+
+// Asked is what a question request tied to a call asks: the call id of its wait and its
+// questions, as its payload carries them. "" and nil for a request tied to no call (no
+// wait, an unreadable payload) and for other events.
+func (q *Request) Asked() (callID string, questions []wire.Question) {
+	return q.waitCall, q.questions
+}
+
 // Delivery is one send of the request to a client's generation.
 type Delivery struct {
 	Client string

@@ -459,14 +459,7 @@ func (f *Folder) hostFrame(i int, r *trace.Record, p wire.SendFrame, fact *Fact)
 		if fr.Event != wire.EventQuestionsRequest {
 			return
 		}
-		if !q.read {
-			// an event id is one request: its replays carry the same payload
-			q.read = true
-			req, err := wire.ParseQuestionRequest(fr.Request)
-			if err == nil && req.Wait != nil && req.Wait.CallID != "" {
-				q.waitCall, q.questions = req.Wait.CallID, req.Questions
-			}
-		}
+		q.readPayload(fr)
 		if q.waitCall == "" {
 			return
 		}
@@ -673,6 +666,7 @@ func (f *Folder) clientRecord(i int, r *trace.Record, fact *Fact) {
 			case wire.Waterfall:
 				q := f.request(fr.EventID)
 				fact.Request, fact.Call = q, q.Call
+				q.readPayload(fr) // a frame a raw input step delivers was sent by no host
 			case wire.Cancel:
 				if q := f.requests[fr.EventID]; q != nil {
 					fact.Request, fact.Call = q, q.Call
