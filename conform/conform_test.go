@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/twosettle/twosettle/internal/rapidseed"
 	"os"
 	"os/signal"
 	"strings"
@@ -24,6 +25,7 @@ func TestMain(m *testing.M) {
 	if kind := os.Getenv("CONFORM_TEST_HOST"); kind != "" {
 		os.Exit(playHost(kind))
 	}
+	rapidseed.Fix() // the property tests start from a fixed seed (internal/rapidseed)
 	os.Exit(m.Run())
 }
 
