@@ -75,8 +75,8 @@ func (r *Runner) routeClient(ci int, e wire.ClientEffect, absorbDial bool) {
 // recorded, the effects returned with it are dropped, nothing reaches any port after it,
 // and the run's error wraps the PortLost.
 func (r *Runner) lostClient(name string, err error) bool {
-	var lost *wire.PortLost
-	if err == nil || !errors.As(err, &lost) {
+	lost := portLost(err)
+	if lost == nil {
 		return false
 	}
 	r.lost = true

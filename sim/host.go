@@ -214,8 +214,8 @@ func (r *Runner) draw(l Latency) int64 {
 // when another error (the record budget) was raised earlier in the same event: the lost
 // host is what broke the run.
 func (r *Runner) lostHost(err error) bool {
-	var lost *wire.PortLost
-	if err == nil || !errors.As(err, &lost) {
+	lost := portLost(err)
+	if lost == nil {
 		return false
 	}
 	r.lost = true
@@ -233,3 +233,22 @@ func (e *hostLostError) Error() string {
 }
 
 func (e *hostLostError) Unwrap() error { return e.lost }
+
+// portLost is the *wire.PortLost err is or wraps, or nil. A refusal (a plain error, the
+// common case: racing answers and duplicate asks are refused many times a run) costs a
+// type switch; only an error that wraps others pays for errors.As, whose target escapes
+// (one allocation a call, which every refused command used to pay).
+func portLost(err error) *wire.PortLost {
+	switch e := err.(type) {
+	case nil:
+		return nil
+	case *wire.PortLost:
+		return e
+	case interface{ Unwrap() error }, interface{ Unwrap() []error }, interface{ As(any) bool }:
+		var lost *wire.PortLost
+		if errors.As(err, &lost) {
+			return lost
+		}
+	}
+	return nil
+}
