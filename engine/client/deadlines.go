@@ -1,6 +1,6 @@
 package client
 
-import "container/heap"
+import "github.com/twosettle/twosettle/engine/minheap"
 
 // deadlines are a page's running countdown deadlines as a min-heap by fire tick, ties by
 // card creation order: the next tick that expires a card is found without scanning every
@@ -10,7 +10,7 @@ import "container/heap"
 // entry is dropped when it reaches the top.
 type deadlines struct {
 	tick int64 // the countdown interval (ms)
-	h    deadlineHeap
+	h    minheap.Heap[deadlineEntry]
 }
 
 type deadlineEntry struct {
@@ -20,40 +20,30 @@ type deadlineEntry struct {
 	card *card
 }
 
+// Before orders entries by fire tick, then by card creation.
+func (e deadlineEntry) Before(f deadlineEntry) bool {
+	return e.at < f.at || e.at == f.at && e.seq < f.seq
+}
+
 // push records k's deadline as it is now.
 func (d *deadlines) push(k *card) {
-	heap.Push(&d.h, deadlineEntry{at: k.fireTick(d.tick), seq: k.seq, ver: k.dlVer, card: k})
+	d.h.Push(deadlineEntry{at: k.fireTick(d.tick), seq: k.seq, ver: k.dlVer, card: k})
 }
 
 // next is the entry of the earliest live deadline (ticking reports whether a card's
 // deadline still runs), dropping the stale entries above it; ok is false when none runs.
 func (d *deadlines) next(ticking func(*card) bool) (deadlineEntry, bool) {
-	for len(d.h) > 0 {
-		e := d.h[0]
+	for {
+		e, ok := d.h.Top()
+		if !ok {
+			return deadlineEntry{}, false
+		}
 		if e.ver == e.card.dlVer && ticking(e.card) {
 			return e, true
 		}
-		heap.Pop(&d.h)
+		d.h.Pop()
 	}
-	return deadlineEntry{}, false
 }
 
 // pop removes the top entry.
-func (d *deadlines) pop() { heap.Pop(&d.h) }
-
-// deadlineHeap implements heap.Interface.
-type deadlineHeap []deadlineEntry
-
-func (h deadlineHeap) Len() int { return len(h) }
-func (h deadlineHeap) Less(i, j int) bool {
-	return h[i].at < h[j].at || h[i].at == h[j].at && h[i].seq < h[j].seq
-}
-func (h deadlineHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *deadlineHeap) Push(x any)   { *h = append(*h, x.(deadlineEntry)) }
-func (h *deadlineHeap) Pop() any {
-	old := *h
-	e := old[len(old)-1]
-	old[len(old)-1] = deadlineEntry{}
-	*h = old[:len(old)-1]
-	return e
-}
+func (d *deadlines) pop() { d.h.Pop() }

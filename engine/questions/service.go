@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/twosettle/twosettle/engine/minheap"
 	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/signal"
@@ -362,7 +363,7 @@ func (s *Service) Fire(now int64) bool {
 		if !has || top.at > now {
 			return fired
 		}
-		s.timers.pop()
+		s.timers.Pop()
 		top.e.wait.Fire(now)
 		fired = true
 	}
@@ -420,7 +421,7 @@ func (e *waitEntry) armed() {
 		return
 	}
 	if at, ok := e.wait.Timer(); ok {
-		e.s.timers.push(timerItem{at: at, seq: e.seq, e: e})
+		e.s.timers.Push(timerItem{at: at, seq: e.seq, e: e})
 	}
 }
 
@@ -437,58 +438,23 @@ func (t timerItem) current() bool {
 	return t.e.live && ok && at == t.at
 }
 
-func (t timerItem) before(u timerItem) bool {
+// Before orders armings by time, then by the wait's creation.
+func (t timerItem) Before(u timerItem) bool {
 	return t.at < u.at || (t.at == u.at && t.seq < u.seq)
 }
 
 // timerHeap orders the armings of the live waits' timers by time, then by creation (the
 // order Fire expires them in), so that the next deadline is found in logarithmic time
 // however many waits are open; stale armings are dropped when they reach the top.
-type timerHeap []timerItem
+type timerHeap struct{ minheap.Heap[timerItem] }
 
 // top is the earliest current arming.
 func (h *timerHeap) top() (timerItem, bool) {
-	for len(*h) > 0 {
-		if t := (*h)[0]; t.current() {
-			return t, true
+	for {
+		t, ok := h.Top()
+		if !ok || t.current() {
+			return t, ok
 		}
-		h.pop()
+		h.Pop()
 	}
-	return timerItem{}, false
-}
-
-func (h *timerHeap) push(t timerItem) {
-	*h = append(*h, t)
-	a := *h
-	for i := len(a) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !a[i].before(a[p]) {
-			break
-		}
-		a[i], a[p] = a[p], a[i]
-		i = p
-	}
-}
-
-func (h *timerHeap) pop() {
-	a := *h
-	n := len(a) - 1
-	a[0] = a[n]
-	a[n] = timerItem{}
-	a = a[:n]
-	for i := 0; ; {
-		l, m := 2*i+1, i
-		if l < n && a[l].before(a[m]) {
-			m = l
-		}
-		if r := l + 1; r < n && a[r].before(a[m]) {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		a[i], a[m] = a[m], a[i]
-		i = m
-	}
-	*h = a
 }
