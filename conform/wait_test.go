@@ -26,6 +26,11 @@ import (
 //
 //	wait-late   its timers fire one millisecond late: at deadline+1
 //	wait-leak   returning a claim arms a second timer it never clears (timers leak)
+//	wait-reason a parent's abort closes its waits with ASK_ABORTED, not the parent's reason
+//	wait-floor  a frame's remainingMs is deadline − now without the floor at 0, so a claim
+//	            attached after the deadline beside another claim gets a negative one
+//	wait-jump   an expiry is stamped with the time the runner moved to, not its deadline
+//	            (right for small steps, wrong in a time jump)
 //	wait-ok     the reference wait, served with only the wait profile
 func playWaitHost(kind string) int {
 	r := bufio.NewReader(os.Stdin)
@@ -40,6 +45,8 @@ func playWaitHost(kind string) int {
 		s = lateModel(1)
 	case "wait-leak":
 		s = &leakyWait{m: newWaitModel(0)}
+	case "wait-reason", "wait-floor", "wait-jump":
+		s = &skewedWait{m: newWaitModel(0), bug: kind, deadline: map[string]int64{}, wait: map[string]string{}}
 	default:
 		s = newWaitModel(0)
 	}
@@ -73,6 +80,41 @@ func (l *leakyWait) Step(s WaitStep) WaitReply {
 		}
 	}
 	rep.Timers += l.leaks
+	return rep
+}
+
+// skewedWait is the reference wait with one reply field wrong, as bug says (wait-reason,
+// wait-floor, wait-jump above).
+type skewedWait struct {
+	m        *waitModel
+	bug      string
+	deadline map[string]int64  // wait → its deadline
+	wait     map[string]string // claim → its wait
+}
+
+func (w *skewedWait) Step(s WaitStep) WaitReply {
+	rep := w.m.Step(s)
+	switch s.Op {
+	case WaitOpReset:
+		clear(w.deadline)
+		clear(w.wait)
+	case WaitOpCreate:
+		w.deadline[s.Wait] = s.Now + s.TimeoutMs
+	case WaitOpAttach:
+		w.wait[s.Claim] = s.Wait
+	}
+	for i, e := range rep.Events {
+		switch {
+		case w.bug == "wait-reason" && s.Op == WaitOpAbort && e.Event == WaitEventClosed:
+			rep.Events[i].Reason = "ASK_ABORTED"
+		case w.bug == "wait-floor" && e.Event == WaitEventFrame && e.RemainingMs == 0:
+			if d, ok := w.deadline[w.wait[e.Claim]]; ok {
+				rep.Events[i].RemainingMs = d - s.Now
+			}
+		case w.bug == "wait-jump" && e.Event == WaitEventClosed && e.Reason == "ASK_TIMED_OUT":
+			rep.Events[i].At = s.Now
+		}
+	}
 	return rep
 }
 
@@ -308,6 +350,79 @@ func TestWaitProfileCatchesWrongWaits(t *testing.T) {
 			}
 			if code := Main([]string{"--profile", "wait", "--host", testBinary(), shrunk}, nil, &out, &errb, testEnv("wait-ok")); code != 0 {
 				t.Errorf("the shrunk script fails against the reference: %d", code)
+			}
+		})
+	}
+}
+
+// Each check of the wait profile catches a host that gets only that check wrong: one
+// broken host per check, each on a script of a few steps, failing (exit 1) with the step
+// and the difference named, and a replay line that reproduces it from a written script.
+func TestWaitProfileCatchesOneBrokenHostPerCheck(t *testing.T) {
+	for _, c := range []struct {
+		name, host string
+		script     []string
+		want       string
+	}{
+		{"WAIT-4 remainingMs of a frame", "refhost:" + mutant.ClaimFrameFullTimeout.String(), []string{
+			`{"now":0,"op":"create","wait":"w1","timeoutMs":5000}`,
+			`{"now":1000,"op":"attach","claim":"k1","wait":"w1"}`,
+			`{"now":1000,"op":"pull","claim":"k1"}`,
+		}, `"remainingMs":4000`},
+		{"WAIT-1 WAIT-8 expiry at the deadline", "wait-late", []string{
+			`{"now":0,"op":"create","wait":"w1","timeoutMs":5000}`,
+			`{"now":5000,"op":"advance"}`,
+		}, `"at":5000`},
+		{"WAIT-9 a parent abort closes with the parent's reason", "wait-reason", []string{
+			`{"now":0,"op":"create","wait":"w1","timeoutMs":5000,"parent":"turn"}`,
+			`{"now":100,"op":"abort","parent":"turn","reason":"TURN_ABORTED"}`,
+		}, `"reason":"TURN_ABORTED"`},
+		{"WAIT-2 WAIT-8 WAIT-10 no timer left armed", "wait-leak", []string{
+			`{"now":0,"op":"create","wait":"w1","timeoutMs":5000}`,
+			`{"now":0,"op":"attach","claim":"k1","wait":"w1"}`,
+			`{"now":0,"op":"pull","claim":"k1"}`,
+			`{"now":100,"op":"return","claim":"k1"}`,
+			`{"now":200,"op":"close","wait":"w1","reason":"ASK_ABORTED"}`,
+		}, "timers armed: host"},
+		{"WAIT-6 a claim attached after the deadline beside another gets remainingMs 0", "wait-floor", []string{
+			`{"now":0,"op":"create","wait":"w1","timeoutMs":5000}`,
+			`{"now":0,"op":"attach","claim":"k1","wait":"w1"}`,
+			`{"now":0,"op":"pull","claim":"k1"}`,
+			`{"now":8000,"op":"attach","claim":"k2","wait":"w1"}`,
+			`{"now":8000,"op":"pull","claim":"k2"}`,
+		}, `"remainingMs":0`},
+		{"WAIT-1 WAIT-8 an expiry in a time jump lands at its deadline", "wait-jump", []string{
+			`{"now":0,"op":"create","wait":"w1","timeoutMs":5000}`,
+			`{"now":0,"op":"create","wait":"w2","timeoutMs":7000}`,
+			`{"now":3600000,"op":"advance"}`,
+		}, `"at":3600000}, reference`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			script := filepath.Join(dir, "in.jsonl")
+			os.WriteFile(script, []byte(strings.Join(c.script, "\n")+"\n"), 0o644)
+			var out, errb bytes.Buffer
+			if code := Main([]string{"--profile", "wait", "--host", testBinary(), script}, nil, &out, &errb, testEnv("wait-ok")); code != 0 {
+				t.Fatalf("the reference fails the script: exit %d\n%s", code, out.String())
+			}
+			out.Reset()
+			code := Main([]string{"--profile", "wait", "--host", testBinary(), "--out", dir, script}, nil, &out, &errb, testEnv(c.host))
+			if code != 1 || !strings.Contains(out.String(), c.want) {
+				t.Fatalf("exit %d, want 1 and %q in:\n%s\n%s", code, c.want, out.String(), errb.String())
+			}
+			replay := ""
+			for _, line := range strings.Split(out.String(), "\n") {
+				if r, ok := strings.CutPrefix(strings.TrimSpace(line), "replay: "); ok {
+					replay = r
+				}
+			}
+			if !strings.HasPrefix(replay, "conform --profile wait --host ") {
+				t.Fatalf("no replay line:\n%s", out.String())
+			}
+			written := replay[strings.LastIndex(replay, " ")+1:]
+			out.Reset()
+			if code := Main([]string{"--profile", "wait", "--host", testBinary(), written}, nil, &out, &errb, testEnv(c.host)); code != 1 || !strings.Contains(out.String(), c.want) {
+				t.Errorf("the replayed %s exits %d:\n%s", written, code, out.String())
 			}
 		})
 	}
