@@ -297,6 +297,14 @@ func TestProfileHandshake(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	errb.Reset()
+	// Real time is the wait profile's alone: asked of another, a clear refusal, not a flag dump.
+	for _, args := range [][]string{{"--realtime", "--host", "x"}, {"--profile", "projection", "--realtime=true", "--host", "x"}} {
+		errb.Reset()
+		if code := Main(args, nil, &out, &errb, nil); code != 2 || !strings.Contains(errb.String(), "--realtime is for the wait profile only") {
+			t.Fatalf("%q: exit %d: %s", args, code, errb.String())
+		}
+	}
+	errb.Reset()
 	if code := Main([]string{"--profile", "nope", "--host", "x"}, nil, &out, &errb, nil); code != 2 || !strings.Contains(errb.String(), `unknown profile "nope"`) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
