@@ -421,7 +421,7 @@ func TestWaitProfileCatchesOneBrokenHostPerCheck(t *testing.T) {
 			}
 			written := replay[strings.LastIndex(replay, " ")+1:]
 			out.Reset()
-			if code := Main([]string{"--profile", "wait", "--host", testBinary(), written}, nil, &out, &errb, testEnv(c.host)); code != 1 || !strings.Contains(out.String(), c.want) {
+			if code := Main([]string{"--profile", "wait", "--host", testBinary(), "--out", t.TempDir(), written}, nil, &out, &errb, testEnv(c.host)); code != 1 || !strings.Contains(out.String(), c.want) {
 				t.Errorf("the replayed %s exits %d:\n%s", written, code, out.String())
 			}
 		})
