@@ -567,8 +567,8 @@ func TestProjectionLogCommand(t *testing.T) {
 	if code, _ := run(); code != 2 {
 		t.Fatalf("no --log: exit %d", code)
 	}
-	if code, text := run("--log", dir); code != 2 || !strings.Contains(text, "not a regular file") {
-		t.Fatalf("a directory as the log: exit %d %s", code, text)
+	if code, text := run("--log", dir); code != 2 || !strings.Contains(text, "is a directory: give --view DIR") {
+		t.Fatalf("a directory of logs without one of views: exit %d %s", code, text)
 	}
 	// Outputs are checked before any host starts (the host command does not even exist).
 	out.Reset()
@@ -597,5 +597,57 @@ func TestJudgedIDsOfACall(t *testing.T) {
 	e := session.Event{Seq: 0, Data: session.ToolCall{CallID: "c1", Name: "ask_user_question", Arguments: `{}`}}
 	if got := judgedBy(e, 1, true, wire.QuestionsView{}, wire.QuestionsView{}); !slices.Equal(got, []string{"PROJ-11"}) {
 		t.Errorf("an inherited event judges %v", got)
+	}
+}
+
+// PROJ-12: months of recorded Sessions are checked in one command: a directory of logs
+// with a directory of view files of the same names; every log is compared (not only up
+// to the first that differs) and a summary line counts them.
+func TestProjectionLogCommandOnDirectories(t *testing.T) {
+	dir := t.TempDir()
+	logs, views := filepath.Join(dir, "logs"), filepath.Join(dir, "views")
+	os.Mkdir(logs, 0o755)
+	os.Mkdir(views, 0o755)
+	events := 0
+	for seed := uint64(1); seed <= 4; seed++ {
+		l := EdgeLog(seed)
+		b, _ := sessionlog.Append(nil, l)
+		name := fmt.Sprintf("s%d.jsonl", seed)
+		os.WriteFile(filepath.Join(logs, name), b, 0o644)
+		v := sessionlog.Views(l)
+		if seed == 2 || seed == 4 { // two systems that got one view wrong
+			v[len(v)-1].View = wire.QuestionsView{Active: []wire.PendingRow{{CallID: "zz", State: wire.StateOpen}}}
+		}
+		os.WriteFile(filepath.Join(views, name), sessionlog.AppendViews(nil, v), 0o644)
+		events += len(l.Events)
+	}
+	var out, errb bytes.Buffer
+	run := func(args ...string) int {
+		out.Reset()
+		errb.Reset()
+		return Main(append([]string{"projection"}, args...), nil, &out, &errb, nil)
+	}
+	if code := run("--log", logs, "--view", views); code != 1 ||
+		!strings.Contains(out.String(), filepath.Join(views, "s2.jsonl")+":") || !strings.Contains(out.String(), filepath.Join(views, "s4.jsonl")+":") ||
+		strings.Contains(out.String(), "s1.jsonl:") || !strings.Contains(out.String(), fmt.Sprintf("2 of 4 logs (%d events) differ from the reference fold", events)) {
+		t.Fatalf("exit %d:\n%s%s", code, out.String(), errb.String())
+	}
+	os.Remove(filepath.Join(logs, "s2.jsonl"))
+	os.Remove(filepath.Join(logs, "s4.jsonl"))
+	if code := run("--log", logs, "--view", views); code != 0 || !strings.Contains(out.String(), "2 logs, ") || !strings.Contains(out.String(), "every view is the reference fold's") {
+		t.Fatalf("exit %d:\n%s%s", code, out.String(), errb.String())
+	}
+	// A log without its view file, a view path that is not a directory, no logs: exit 2.
+	os.Remove(filepath.Join(views, "s1.jsonl"))
+	if code := run("--log", logs, "--view", views); code != 2 || !strings.Contains(errb.String(), "s1.jsonl") {
+		t.Fatalf("a missing view file: exit %d %s", code, errb.String())
+	}
+	if code := run("--log", logs, "--view", filepath.Join(views, "s3.jsonl")); code != 2 || !strings.Contains(errb.String(), "--view must be one too") {
+		t.Fatalf("--view a file: exit %d %s", code, errb.String())
+	}
+	empty := filepath.Join(dir, "empty")
+	os.Mkdir(empty, 0o755)
+	if code := run("--log", empty, "--view", views); code != 2 || !strings.Contains(errb.String(), "no *.jsonl log file") {
+		t.Fatalf("no logs: exit %d %s", code, errb.String())
 	}
 }
