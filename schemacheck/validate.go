@@ -28,7 +28,7 @@ func (d *Dir) Validate(file string, x any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return d.validate(s, x, "$")
+	return d.validate(file, s, x, "$")
 }
 
 // ValidateJSON is Validate of a JSON text; text that is not JSON is an error.
@@ -56,14 +56,19 @@ func (d *Dir) load(name string) (any, error) {
 	return s, nil
 }
 
-func (d *Dir) validate(schema, x any, at string) (string, error) {
+// validate checks x against schema, a part of the file named file (what a "#/…" $ref
+// points into).
+func (d *Dir) validate(file string, schema, x any, at string) (string, error) {
 	s, ok := schema.(map[string]any)
 	if !ok {
 		return "", nil
 	}
 	if ref, ok := s["$ref"].(string); ok {
-		file, pointer, _ := strings.Cut(ref, "#")
-		target, err := d.load(file)
+		refFile, pointer, _ := strings.Cut(ref, "#")
+		if refFile == "" {
+			refFile = file // "#/$defs/ms": a place in the same file
+		}
+		target, err := d.load(refFile)
 		if err != nil {
 			return "", fmt.Errorf("%s: $ref %q: %v", at, ref, err)
 		}
@@ -74,11 +79,11 @@ func (d *Dir) validate(schema, x any, at string) (string, error) {
 			}
 			m, ok := target.(map[string]any)
 			if !ok || m[key] == nil {
-				return "", fmt.Errorf("%s: $ref %q: no %q in %s", at, ref, key, file)
+				return "", fmt.Errorf("%s: $ref %q: no %q in %s", at, ref, key, refFile)
 			}
 			target = m[key]
 		}
-		return d.validate(target, x, at)
+		return d.validate(refFile, target, x, at)
 	}
 	if c, ok := s["const"]; ok && c != x {
 		return at + ": not " + text(c), nil
@@ -139,14 +144,14 @@ func (d *Dir) validate(schema, x any, at string) (string, error) {
 				}
 				continue
 			}
-			if msg, err := d.validate(p, obj[k], at+"."+k); msg != "" || err != nil {
+			if msg, err := d.validate(file, p, obj[k], at+"."+k); msg != "" || err != nil {
 				return msg, err
 			}
 		}
 	}
 	if arr, ok := x.([]any); ok && s["items"] != nil {
 		for i, it := range arr {
-			if msg, err := d.validate(s["items"], it, at+"["+strconv.Itoa(i)+"]"); msg != "" || err != nil {
+			if msg, err := d.validate(file, s["items"], it, at+"["+strconv.Itoa(i)+"]"); msg != "" || err != nil {
 				return msg, err
 			}
 		}
@@ -154,7 +159,7 @@ func (d *Dir) validate(schema, x any, at string) (string, error) {
 	if one := list(s["oneOf"]); one != nil {
 		n, best, bestKind := 0, "", false
 		for _, branch := range one {
-			msg, err := d.validate(branch, x, at)
+			msg, err := d.validate(file, branch, x, at)
 			if err != nil {
 				return "", err
 			}
@@ -178,7 +183,7 @@ func (d *Dir) validate(schema, x any, at string) (string, error) {
 	if anyOf := list(s["anyOf"]); anyOf != nil {
 		best := ""
 		for _, branch := range anyOf {
-			msg, err := d.validate(branch, x, at)
+			msg, err := d.validate(file, branch, x, at)
 			if err != nil {
 				return "", err
 			}

@@ -9,9 +9,9 @@ import (
 
 func TestValidate(t *testing.T) {
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "item.schema.json"), []byte(`{"$defs":{"id":{"type":"string","minLength":1}},
+	os.WriteFile(filepath.Join(dir, "item.schema.json"), []byte(`{"$defs":{"id":{"type":"string","minLength":1},"count":{"type":"integer","minimum":0}},
 		"type":"object","additionalProperties":false,"required":["id"],
-		"properties":{"id":{"$ref":"item.schema.json#/$defs/id"},"n":{"type":"integer","minimum":0},"tags":{"type":"array","items":{"enum":["a","b"]}}}}`), 0o644)
+		"properties":{"id":{"$ref":"item.schema.json#/$defs/id"},"n":{"$ref":"#/$defs/count"},"tags":{"type":"array","items":{"enum":["a","b"]}}}}`), 0o644)
 	os.WriteFile(filepath.Join(dir, "line.schema.json"), []byte(`{"oneOf":[
 		{"type":"object","additionalProperties":false,"required":["kind","item"],"properties":{"kind":{"const":"one"},"item":{"$ref":"item.schema.json"}}},
 		{"type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"const":"none"}}}]}`), 0o644)
