@@ -651,3 +651,31 @@ func TestProjectionLogCommandOnDirectories(t *testing.T) {
 		t.Fatalf("no logs: exit %d %s", code, errb.String())
 	}
 }
+
+// The Sessions of the default run's 200 fuzz seeds are written in the form the Session log
+// schema documents, as the library's (cmd/simrun's export test) and the edge logs
+// (TestEdgeLogsAreSeededAndCoverTheEdges) are: a host's fold reads nothing the schema
+// does not describe.
+func TestFuzzSessionLogsMatchTheSessionLogSchema(t *testing.T) {
+	cases, err := ProjectionInputs(false, 200, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas := schemacheck.New(filepath.Join("..", "docs", "protocol"))
+	lines := 0
+	for _, c := range cases {
+		data, err := sessionlog.Append(nil, c.Log)
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		for i, line := range bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
+			lines++
+			if msg, err := schemas.ValidateJSON("session-log.schema.json", line); msg != "" || err != nil {
+				t.Fatalf("%s line %d: %s %v\n%s", c.Name, i+1, msg, err, line)
+			}
+		}
+	}
+	if len(cases) < 200 || lines < 5000 {
+		t.Fatalf("%d Sessions, %d lines", len(cases), lines)
+	}
+}
