@@ -81,9 +81,9 @@ func projectionLogDir(logDir, viewDir string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conform projection: --log is a directory, so --view must be one too: %s is not\n", viewDir)
 		return 2
 	}
-	logs, err := filepath.Glob(filepath.Join(logDir, "*.jsonl"))
-	if err != nil || len(logs) == 0 {
-		fmt.Fprintf(stderr, "conform projection: no *.jsonl log file in %s\n", logDir)
+	logs, err := logFilesIn(logDir)
+	if err != nil {
+		fmt.Fprintln(stderr, "conform projection:", err)
 		return 2
 	}
 	type pair struct {
@@ -92,7 +92,7 @@ func projectionLogDir(logDir, viewDir string, stdout, stderr io.Writer) int {
 		views          []wire.ViewLine
 	}
 	var pairs []pair
-	for _, path := range logs { // filepath.Glob sorts by name
+	for _, path := range logs {
 		l, err := sessionlog.ReadFile(path)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
@@ -125,6 +125,16 @@ func projectionLogDir(logDir, viewDir string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%d logs, %d events: every view is the reference fold's\n", len(pairs), events)
 	return 0
+}
+
+// logFilesIn is the Session log files of directory dir: its *.jsonl files in name order
+// (not its subdirectories'); none is an error.
+func logFilesIn(dir string) ([]string, error) {
+	logs, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if err != nil || len(logs) == 0 {
+		return nil, fmt.Errorf("no *.jsonl log file in %s", dir)
+	}
+	return logs, nil // filepath.Glob sorts by name
 }
 
 // ViewMismatch is the first place a recorded view file departs from the reference fold.

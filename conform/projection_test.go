@@ -679,3 +679,26 @@ func TestFuzzSessionLogsMatchTheSessionLogSchema(t *testing.T) {
 		t.Fatalf("%d Sessions, %d lines", len(cases), lines)
 	}
 }
+
+// A directory given to the projection profile stands for its *.jsonl logs in name order,
+// each folded twice (PROJ-12), as files given one by one are.
+func TestProjectionProfileFoldsADirectoryOfLogs(t *testing.T) {
+	dir := t.TempDir()
+	for seed := uint64(5); seed <= 7; seed++ {
+		b, _ := sessionlog.Append(nil, EdgeLog(seed))
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("s%d.jsonl", seed)), b, 0o644)
+	}
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a log"), 0o644)
+	var out, errb bytes.Buffer
+	code := Main([]string{"--profile", "projection", "--host", testBinary(), "-v", dir}, nil, &out, &errb, testEnv("refhost"))
+	if code != 0 || !strings.Contains(out.String(), "3 passed, 0 failed") {
+		t.Fatalf("exit %d:\n%s%s", code, out.String(), errb.String())
+	}
+	i5, i7 := strings.Index(out.String(), filepath.Join(dir, "s5.jsonl")), strings.Index(out.String(), filepath.Join(dir, "s7.jsonl"))
+	if i5 < 0 || i7 < i5 {
+		t.Fatalf("not every log, in name order:\n%s", out.String())
+	}
+	if code := Main([]string{"--profile", "projection", "--host", testBinary(), t.TempDir()}, nil, &out, &errb, testEnv("refhost")); code != 2 || !strings.Contains(errb.String(), "no *.jsonl log file") {
+		t.Fatalf("an empty directory: exit %d %s", code, errb.String())
+	}
+}
