@@ -33,13 +33,13 @@ func TestProfilesRefuseBadInputWithExit2(t *testing.T) {
 		host string
 		want string
 	}{
-		{"projection: a missing log file", []string{"--profile", "projection", "--host", testBinary(), missing}, "refhost", "missing.jsonl"},
+		{"projection: a missing log file", []string{"--profile", "projection", "--host", testBinary(), missing}, "refhost", "conform: stat " + missing + ": no such file"},
 		{"projection: a malformed log line", []string{"--profile", "projection", "--host", testBinary(), badLog}, "refhost", "bad-log.jsonl:" + strconv.Itoa(lines+1) + ": event: invalid JSON"},
 		{"projection: a host that serves only the wait profile", []string{"--profile", "projection", "--host", testBinary(), logFile}, "wait-ok", "does not serve the projection profile: its hello offers wait"},
-		{"conform projection: a missing log file", []string{"projection", "--log", missing}, "", "missing.jsonl"},
-		{"conform projection: a missing view file", []string{"projection", "--log", logFile, "--view", missing}, "", "missing.jsonl"},
+		{"conform projection: a missing log file", []string{"projection", "--log", missing}, "", "conform: stat " + missing + ": no such file"},
+		{"conform projection: a missing view file", []string{"projection", "--log", logFile, "--view", missing}, "", "conform: stat " + missing + ": no such file"},
 		{"conform projection: a malformed view line", []string{"projection", "--log", logFile, "--view", views}, "", "views.jsonl:2: line: invalid JSON"},
-		{"wait: a missing script", []string{"--profile", "wait", "--host", testBinary(), missing}, "wait-ok", "missing.jsonl"},
+		{"wait: a missing script", []string{"--profile", "wait", "--host", testBinary(), missing}, "wait-ok", "conform: open " + missing + ": no such file"},
 		{"wait: a malformed script line", []string{"--profile", "wait", "--host", testBinary(), badScript}, "wait-ok", "bad-script.jsonl:2:"},
 		{"wait: a host that serves only the projection profile", []string{"--profile", "wait", "--host", testBinary(), "--seeds", "1", "--no-library"}, "projection-empty", "does not serve the wait profile: its hello offers projection"},
 	} {

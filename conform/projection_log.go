@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -40,7 +41,7 @@ func projectionLogMain(args []string, stdout, stderr io.Writer) int {
 	}
 	l, err := sessionlog.ReadFile(*logPath)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		fmt.Fprintln(stderr, logFileError(err))
 		return 2
 	}
 	ref := sessionlog.Views(l)
@@ -50,7 +51,7 @@ func projectionLogMain(args []string, stdout, stderr io.Writer) int {
 	}
 	got, err := sessionlog.ReadViewFile(*viewPath)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
+		fmt.Fprintln(stderr, logFileError(err))
 		return 2
 	}
 	d, ok := CompareViews(l, ref, got)
@@ -95,13 +96,13 @@ func projectionLogDir(logDir, viewDir string, stdout, stderr io.Writer) int {
 	for _, path := range logs {
 		l, err := sessionlog.ReadFile(path)
 		if err != nil {
-			fmt.Fprintln(stderr, err)
+			fmt.Fprintln(stderr, logFileError(err))
 			return 2
 		}
 		vp := filepath.Join(viewDir, filepath.Base(path))
 		got, err := sessionlog.ReadViewFile(vp)
 		if err != nil {
-			fmt.Fprintln(stderr, err)
+			fmt.Fprintln(stderr, logFileError(err))
 			return 2
 		}
 		pairs = append(pairs, pair{path, vp, l, got})
@@ -125,6 +126,17 @@ func projectionLogDir(logDir, viewDir string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%d logs, %d events: every view is the reference fold's\n", len(pairs), events)
 	return 0
+}
+
+// logFileError is how a log or view file that cannot be used is reported: a malformed
+// one as file:line: what is wrong (sessionlog.Error, for editors), one that cannot be read
+// after "conform:" like conform's other errors.
+func logFileError(err error) string {
+	var bad *sessionlog.Error
+	if errors.As(err, &bad) {
+		return err.Error()
+	}
+	return "conform: " + err.Error()
 }
 
 // logFilesIn is the Session log files of directory dir: its *.jsonl files in name order

@@ -83,7 +83,7 @@ func projectionMain(args []string, stdout, stderr io.Writer, env []string) int {
 		for _, path := range files {
 			l, err := sessionlog.ReadFile(path)
 			if err != nil {
-				fmt.Fprintln(stderr, err)
+				fmt.Fprintln(stderr, logFileError(err))
 				return 2
 			}
 			cases = append(cases, ProjectionCase{Name: path, Path: path, Log: l, Replay: true})
