@@ -259,11 +259,21 @@ func TestWaitProfileRefhostPasses(t *testing.T) {
 	var out, errb bytes.Buffer
 	dir := t.TempDir()
 	jsonFile := filepath.Join(dir, "r.json")
-	code := Main([]string{"--profile", "wait", "--host", testBinary(), "--seeds", "300", "--json", jsonFile}, nil, &out, &errb, testEnv("refhost"))
+	junitFile := filepath.Join(dir, "r.xml")
+	code := Main([]string{"--profile", "wait", "--host", testBinary(), "--seeds", "300", "--json", jsonFile, "--junit", junitFile}, nil, &out, &errb, testEnv("refhost"))
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
 	}
+	// Every form of the report names the part it judged (it used to read as a whole
+	// host's in JUnit, and name no profile in text and JSON).
+	if !strings.Contains(out.String(), "\nprofile:     wait\n") {
+		t.Errorf("the text report names no profile:\n%.400s", out.String())
+	}
+	if x, _ := os.ReadFile(junitFile); !strings.Contains(string(x), `<property name="profile" value="wait">`) {
+		t.Errorf("the JUnit report's profile:\n%.600s", x)
+	}
 	var rep struct {
+		Profile      string
 		Replayable   bool
 		Requirements []struct{ ID, Status string }
 		Scenarios    []struct{ Name string }
@@ -290,6 +300,9 @@ func TestWaitProfileRefhostPasses(t *testing.T) {
 		case strings.HasPrefix(s.Name, "wait seed "):
 			gen++
 		}
+	}
+	if rep.Profile != ProfileWait {
+		t.Errorf("the JSON report's profile %q", rep.Profile)
 	}
 	if lib < 50 || gen != 300 || !rep.Replayable {
 		t.Errorf("%d library scripts, %d generated, replayable %v", lib, gen, rep.Replayable)
