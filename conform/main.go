@@ -26,8 +26,8 @@ import (
 //
 //	conform --host 'CMD ARGS' [--seed N] [--json FILE] [--junit FILE] [--timeout D] [-v] [FILES|DIRS]
 //	conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--json FILE] [--junit FILE]
-//	conform --profile projection --host 'CMD ARGS' [--library=false] [--seeds N] [--edge N] [--start S] [--out DIR] [--json FILE] [--junit FILE] [-v] [LOG.jsonl...]
-//	conform projection --log FILE.jsonl [--view FILE.jsonl]
+//	conform --profile projection --host 'CMD ARGS' [--library=false] [--seeds N] [--edge N] [--start S] [--out DIR] [--json FILE] [--junit FILE] [-v] [LOG.jsonl|DIR...]
+//	conform projection --log FILE.jsonl [--view FILE.jsonl] | --log DIR --view DIR
 //	conform refhost [--mutant NAME]
 //	conform --client 'CMD ARGS' [...] / conform fuzz --client 'CMD ARGS' [...] / conform refclient [--mutant NAME]
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string) int {
@@ -78,13 +78,14 @@ const usage = `usage:
       run the scenario library (or the given scenario files) against the host process
   conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--json FILE] [--junit FILE]
       run the swarm fuzzer against the host (one process per worker); failures are shrunk and written
-  conform --profile projection --host 'CMD ARGS' [--library=false] [--seeds N] [--edge N] [--start S] [--out DIR] [--json FILE] [--junit FILE] [-v] [LOG.jsonl...]
+  conform --profile projection --host 'CMD ARGS' [--library=false] [--seeds N] [--edge N] [--start S] [--out DIR] [--json FILE] [--junit FILE] [-v] [LOG.jsonl|DIR...]
       the projection profile: the host is a userQuestions fold; every Session of the library, of N fuzz
-      seeds and of N generated edge logs (or the given log files) is streamed to it event by event and
+      seeds and of N generated edge logs (or the given log files, a directory meaning its *.jsonl) is streamed to it event by event and
       each view compared with the reference fold's
-  conform projection --log FILE.jsonl [--view FILE.jsonl]
+  conform projection --log FILE.jsonl [--view FILE.jsonl] | --log DIR --view DIR
       fold a recorded Session log with the reference projection and print the view after each event;
       with --view, compare your recorded views and report the first event where they differ
+      (directories: every *.jsonl log with the view file of the same name)
   conform --profile wait --host 'CMD ARGS' [--seeds N] [--start S] [--no-library] [--only NAME] [--out DIR]
           [--realtime [--early D] [--late D]] [--json FILE] [--junit FILE] [-v] [SCRIPTS]
       the timed wait alone: library-derived and generated wait scripts against the host

@@ -54,6 +54,10 @@ func ProfileRequirements(profile string) ([]string, map[string]string) {
 // runProfile runs the conform command for one profile with the rest of its arguments:
 // one case per profile.
 func runProfile(profile string, args []string, stdout, stderr io.Writer, env []string) int {
+	if profile != ProfileWait && hasFlag(args, "realtime") {
+		fmt.Fprintf(stderr, "conform: --realtime is for the wait profile only (--profile wait); the %s profile takes its time from the runner (docs/PROTOCOL.md, \"Real-time mode\")\n", profile)
+		return 2
+	}
 	switch profile {
 	case ProfileHost:
 		return runMain(args, stdout, stderr, env)
@@ -64,6 +68,21 @@ func runProfile(profile string, args []string, stdout, stderr io.Writer, env []s
 	}
 	fmt.Fprintf(stderr, "conform: unknown profile %q (the profiles are %s)\n", profile, strings.Join(profileNames, ", "))
 	return 2
+}
+
+// hasFlag reports whether args (up to a "--") set the flag name, as -name, --name or
+// --name=VALUE.
+func hasFlag(args []string, name string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		n, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && n == name {
+			return true
+		}
+	}
+	return false
 }
 
 // takeProfile removes --profile NAME (or -profile, or =NAME) from args and returns it;

@@ -67,10 +67,23 @@ func projectionMain(args []string, stdout, stderr io.Writer, env []string) int {
 	}
 	var cases []ProjectionCase
 	if len(paths) > 0 {
-		for _, path := range paths {
+		var files []string
+		for _, path := range paths { // a directory is its *.jsonl logs
+			if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+				logs, err := logFilesIn(path)
+				if err != nil {
+					fmt.Fprintln(stderr, "conform:", err)
+					return 2
+				}
+				files = append(files, logs...)
+				continue
+			}
+			files = append(files, path)
+		}
+		for _, path := range files {
 			l, err := sessionlog.ReadFile(path)
 			if err != nil {
-				fmt.Fprintln(stderr, err)
+				fmt.Fprintln(stderr, logFileError(err))
 				return 2
 			}
 			cases = append(cases, ProjectionCase{Name: path, Path: path, Log: l, Replay: true})

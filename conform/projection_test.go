@@ -13,10 +13,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twosettle/twosettle/engine/jsonx"
 	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/questions"
 	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
+	"github.com/twosettle/twosettle/schemacheck"
 	"github.com/twosettle/twosettle/sessionlog"
 )
 
@@ -295,6 +297,14 @@ func TestProfileHandshake(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	errb.Reset()
+	// Real time is the wait profile's alone: asked of another, a clear refusal, not a flag dump.
+	for _, args := range [][]string{{"--realtime", "--host", "x"}, {"--profile", "projection", "--realtime=true", "--host", "x"}} {
+		errb.Reset()
+		if code := Main(args, nil, &out, &errb, nil); code != 2 || !strings.Contains(errb.String(), "--realtime is for the wait profile only") {
+			t.Fatalf("%q: exit %d: %s", args, code, errb.String())
+		}
+	}
+	errb.Reset()
 	if code := Main([]string{"--profile", "nope", "--host", "x"}, nil, &out, &errb, nil); code != 2 || !strings.Contains(errb.String(), `unknown profile "nope"`) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
@@ -309,6 +319,9 @@ func TestProfileHandshake(t *testing.T) {
 	}
 }
 
+// The edge logs make every edge docs/PROTOCOL.md ("Profiles") and EdgeLog's doc list,
+// counted event by event over the 500 seeds a default run folds (each edge named with the
+// ids whose rule it tests), and every line they write is what the Session log schema says.
 func TestEdgeLogsAreSeededAndCoverTheEdges(t *testing.T) {
 	a, _ := sessionlog.Append(nil, EdgeLog(42))
 	b, _ := sessionlog.Append(nil, EdgeLog(42))
@@ -316,47 +329,189 @@ func TestEdgeLogsAreSeededAndCoverTheEdges(t *testing.T) {
 	if !bytes.Equal(a, b) || bytes.Equal(a, c) {
 		t.Fatal("an edge log is not a function of its seed")
 	}
-	seen := map[string]bool{}
+	// texts are the JSON texts an event carries (tools, arguments, results, messages).
+	texts := func(d session.Data) []string {
+		switch d := d.(type) {
+		case session.RequestHeader:
+			return []string{d.Tools}
+		case session.ToolCall:
+			return []string{d.Arguments}
+		case session.ToolResult:
+			return []string{d.Text}
+		case session.PTCDispatch:
+			return []string{d.Arguments, d.Text}
+		case session.PTCDispatchStart:
+			return []string{d.Arguments}
+		case session.UserMessage:
+			return []string{d.Message.Text}
+		case session.InboxSpliced:
+			var ts []string
+			for _, m := range d.Inserted {
+				ts = append(ts, m.Text)
+			}
+			return ts
+		}
+		return nil
+	}
+	anyText := func(d session.Data, f func(string) bool) bool { return slices.ContainsFunc(texts(d), f) }
+	isReply := func(m session.Message) bool { return m.Source.Kind == session.SourceUserQuestionReply }
+	// an edge is seen at event i of l, with the reference fold's header state after it
+	type at struct {
+		l       *sessionlog.Log
+		i       int
+		timed   bool
+		seenIDs map[string]bool // the call ids of the log's earlier tool/calls
+	}
+	edges := []struct {
+		name string
+		is   func(at) bool
+	}{
+		{"PROJ-2 PROJ-3 a timed header", func(a at) bool { _, ok := a.l.Events[a.i].Data.(session.RequestHeader); return ok && a.timed }},
+		{"PROJ-2 TOOL-1 a legacy header (tools listing ask_user_question without timeout)", func(a at) bool {
+			h, ok := a.l.Events[a.i].Data.(session.RequestHeader)
+			return ok && !a.timed && strings.HasPrefix(strings.TrimSpace(h.Tools), "[") && json.Valid([]byte(h.Tools)) && strings.Contains(h.Tools, `"ask_user_question"`)
+		}},
+		{"PROJ-2 placeholder tools (a JSON string)", func(a at) bool {
+			h, ok := a.l.Events[a.i].Data.(session.RequestHeader)
+			return ok && strings.HasPrefix(strings.TrimSpace(h.Tools), `"`)
+		}},
+		{"PROJ-2 malformed tools (not JSON, null, an object, empty)", func(a at) bool {
+			h, ok := a.l.Events[a.i].Data.(session.RequestHeader)
+			tools := strings.TrimSpace(h.Tools)
+			return ok && (!json.Valid([]byte(tools)) || tools == "null" || strings.HasPrefix(tools, "{"))
+		}},
+		{"PROJ-3 a reused call id", func(a at) bool {
+			c, ok := a.l.Events[a.i].Data.(session.ToolCall)
+			return ok && a.seenIDs[c.CallID]
+		}},
+		{"PROJ-3 unreadable arguments", func(a at) bool {
+			c, ok := a.l.Events[a.i].Data.(session.ToolCall)
+			return ok && !json.Valid([]byte(c.Arguments))
+		}},
+		{"PROJ-4 a pending result", func(a at) bool {
+			r, ok := a.l.Events[a.i].Data.(session.ToolResult)
+			return ok && wire.IsPendingResult(r.Text)
+		}},
+		{"PROJ-4 AGENT-3 an unknown-outcome result", func(a at) bool {
+			r, ok := a.l.Events[a.i].Data.(session.ToolResult)
+			return ok && r.Err.Code == session.ToolOutcomeUnknown
+		}},
+		{"PROJ-7 a pending PTC dispatch", func(a at) bool {
+			d, ok := a.l.Events[a.i].Data.(session.PTCDispatch)
+			return ok && wire.IsPendingResult(d.Text)
+		}},
+		{"PROJ-8 a late reply (user-question-reply)", func(a at) bool {
+			m, ok := a.l.Events[a.i].Data.(session.UserMessage)
+			return ok && isReply(m.Message)
+		}},
+		{"PROJ-8 a reply-looking message from another producer", func(a at) bool {
+			m, ok := a.l.Events[a.i].Data.(session.UserMessage)
+			return ok && !isReply(m.Message) && strings.Contains(m.Message.Text, `"answers"`)
+		}},
+		{"PROJ-9 a reply queued in the inbox", func(a at) bool {
+			sp, ok := a.l.Events[a.i].Data.(session.InboxSpliced)
+			return ok && slices.ContainsFunc(sp.Inserted, isReply)
+		}},
+		{"PROJ-11 a fork's inherited event", func(a at) bool { return a.i < a.l.Inherited }},
+		{"deep nesting around the readers' limit (docs/PEER.md §11.1)", func(a at) bool {
+			return anyText(a.l.Events[a.i].Data, func(s string) bool { return strings.Contains(s, strings.Repeat("[", jsonx.MaxDepth-5)) })
+		}},
+		{"unusual JSON: lone surrogates", func(a at) bool {
+			return anyText(a.l.Events[a.i].Data, func(s string) bool {
+				return strings.Contains(s, `\ud800`) || strings.Contains(s, `lone \udc00`) || strings.Contains(s, `low \udc00`)
+			})
+		}},
+		{"unusual JSON: duplicate keys", func(a at) bool { return anyText(a.l.Events[a.i].Data, hasDuplicateKey) }},
+		{"unusual JSON: numbers beyond float64", func(a at) bool {
+			return anyText(a.l.Events[a.i].Data, func(s string) bool {
+				return strings.Contains(s, "1e400") || strings.Contains(s, "123456789012345678901234567890")
+			})
+		}},
+	}
+	schemas := schemacheck.New(filepath.Join("..", "docs", "protocol"))
+	count := make([]int, len(edges))
 	for seed := uint64(1); seed <= 500; seed++ {
 		l := EdgeLog(seed)
-		if _, err := sessionlog.Append(nil, l); err != nil {
+		data, err := sessionlog.Append(nil, l)
+		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		if l.Inherited > 0 {
-			seen["fork"] = true
+		for n, line := range bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
+			if msg, err := schemas.ValidateJSON("session-log.schema.json", line); msg != "" || err != nil {
+				t.Fatalf("edge seed %d line %d: %s %v", seed, n+1, msg, err)
+			}
 		}
-		for _, e := range l.Events {
-			seen[e.Type()] = true
-			switch d := e.Data.(type) {
-			case session.RequestHeader:
-				if !strings.HasPrefix(strings.TrimSpace(d.Tools), "[") {
-					seen["malformed tools"] = true
+		p := questions.NewProjection(l.Inherited)
+		seen := map[string]bool{}
+		for i, e := range l.Events {
+			p.Apply(e)
+			for k, edge := range edges {
+				if edge.is(at{l: l, i: i, timed: p.Timed(), seenIDs: seen}) {
+					count[k]++
 				}
-			case session.ToolResult:
-				if d.Err.Code == session.ToolOutcomeUnknown {
-					seen["unknown outcome"] = true
-				}
-			case session.UserMessage:
-				if d.Message.Source.Kind != session.SourceUserQuestionReply {
-					seen["other producer"] = true
-				}
-			case session.ToolCall:
-				if strings.Contains(d.Arguments, `\ud800`) {
-					seen["lone surrogate"] = true
-				}
-				if strings.Contains(d.Arguments, strings.Repeat("[", 250)) {
-					seen["deep nesting"] = true
-				}
-				if strings.Contains(d.Arguments, `"questions":[{"id":"bad"}],"questions"`) {
-					seen["duplicate keys"] = true
-				}
+			}
+			if c, ok := e.Data.(session.ToolCall); ok {
+				seen[c.CallID] = true
 			}
 		}
 	}
-	for _, want := range []string{"fork", "malformed tools", "unknown outcome", "other producer", "lone surrogate", "deep nesting", "duplicate keys",
-		session.TypePTCDispatch, session.TypeInboxSpliced, session.TypeUserMessage, session.TypeRequestHeader} {
-		if !seen[want] {
-			t.Errorf("500 edge seeds never make %s", want)
+	for k, edge := range edges {
+		t.Run(edge.name, func(t *testing.T) {
+			if count[k] < 5 {
+				t.Errorf("500 edge seeds make it %d times", count[k])
+			}
+			t.Logf("%d events of 500 edge seeds", count[k])
+		})
+	}
+}
+
+// hasDuplicateKey reports whether the JSON text s has an object with a key twice (at any
+// depth); text that is not JSON has none.
+func hasDuplicateKey(s string) bool {
+	d := json.NewDecoder(strings.NewReader(s))
+	type obj struct {
+		keys  map[string]bool
+		isKey bool // the next string token is a key
+	}
+	var stack []*obj
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return false
+		}
+		var top *obj
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		switch tok {
+		case json.Delim('{'):
+			if top != nil {
+				top.isKey = true
+			}
+			stack = append(stack, &obj{keys: map[string]bool{}, isKey: true})
+			continue
+		case json.Delim('['):
+			if top != nil {
+				top.isKey = true
+			}
+			stack = append(stack, nil)
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		if top == nil {
+			continue
+		}
+		if top.isKey {
+			k, _ := tok.(string)
+			if top.keys[k] {
+				return true
+			}
+			top.keys[k] = true
+			top.isKey = false
+		} else {
+			top.isKey = true
 		}
 	}
 }
@@ -412,8 +567,8 @@ func TestProjectionLogCommand(t *testing.T) {
 	if code, _ := run(); code != 2 {
 		t.Fatalf("no --log: exit %d", code)
 	}
-	if code, text := run("--log", dir); code != 2 || !strings.Contains(text, "not a regular file") {
-		t.Fatalf("a directory as the log: exit %d %s", code, text)
+	if code, text := run("--log", dir); code != 2 || !strings.Contains(text, "is a directory: give --view DIR") {
+		t.Fatalf("a directory of logs without one of views: exit %d %s", code, text)
 	}
 	// Outputs are checked before any host starts (the host command does not even exist).
 	out.Reset()
@@ -442,5 +597,108 @@ func TestJudgedIDsOfACall(t *testing.T) {
 	e := session.Event{Seq: 0, Data: session.ToolCall{CallID: "c1", Name: "ask_user_question", Arguments: `{}`}}
 	if got := judgedBy(e, 1, true, wire.QuestionsView{}, wire.QuestionsView{}); !slices.Equal(got, []string{"PROJ-11"}) {
 		t.Errorf("an inherited event judges %v", got)
+	}
+}
+
+// PROJ-12: months of recorded Sessions are checked in one command: a directory of logs
+// with a directory of view files of the same names; every log is compared (not only up
+// to the first that differs) and a summary line counts them.
+func TestProjectionLogCommandOnDirectories(t *testing.T) {
+	dir := t.TempDir()
+	logs, views := filepath.Join(dir, "logs"), filepath.Join(dir, "views")
+	os.Mkdir(logs, 0o755)
+	os.Mkdir(views, 0o755)
+	events := 0
+	for seed := uint64(1); seed <= 4; seed++ {
+		l := EdgeLog(seed)
+		b, _ := sessionlog.Append(nil, l)
+		name := fmt.Sprintf("s%d.jsonl", seed)
+		os.WriteFile(filepath.Join(logs, name), b, 0o644)
+		v := sessionlog.Views(l)
+		if seed == 2 || seed == 4 { // two systems that got one view wrong
+			v[len(v)-1].View = wire.QuestionsView{Active: []wire.PendingRow{{CallID: "zz", State: wire.StateOpen}}}
+		}
+		os.WriteFile(filepath.Join(views, name), sessionlog.AppendViews(nil, v), 0o644)
+		events += len(l.Events)
+	}
+	var out, errb bytes.Buffer
+	run := func(args ...string) int {
+		out.Reset()
+		errb.Reset()
+		return Main(append([]string{"projection"}, args...), nil, &out, &errb, nil)
+	}
+	if code := run("--log", logs, "--view", views); code != 1 ||
+		!strings.Contains(out.String(), filepath.Join(views, "s2.jsonl")+":") || !strings.Contains(out.String(), filepath.Join(views, "s4.jsonl")+":") ||
+		strings.Contains(out.String(), "s1.jsonl:") || !strings.Contains(out.String(), fmt.Sprintf("2 of 4 logs (%d events) differ from the reference fold", events)) {
+		t.Fatalf("exit %d:\n%s%s", code, out.String(), errb.String())
+	}
+	os.Remove(filepath.Join(logs, "s2.jsonl"))
+	os.Remove(filepath.Join(logs, "s4.jsonl"))
+	if code := run("--log", logs, "--view", views); code != 0 || !strings.Contains(out.String(), "2 logs, ") || !strings.Contains(out.String(), "every view is the reference fold's") {
+		t.Fatalf("exit %d:\n%s%s", code, out.String(), errb.String())
+	}
+	// A log without its view file, a view path that is not a directory, no logs: exit 2.
+	os.Remove(filepath.Join(views, "s1.jsonl"))
+	if code := run("--log", logs, "--view", views); code != 2 || !strings.Contains(errb.String(), "s1.jsonl") {
+		t.Fatalf("a missing view file: exit %d %s", code, errb.String())
+	}
+	if code := run("--log", logs, "--view", filepath.Join(views, "s3.jsonl")); code != 2 || !strings.Contains(errb.String(), "--view must be one too") {
+		t.Fatalf("--view a file: exit %d %s", code, errb.String())
+	}
+	empty := filepath.Join(dir, "empty")
+	os.Mkdir(empty, 0o755)
+	if code := run("--log", empty, "--view", views); code != 2 || !strings.Contains(errb.String(), "no *.jsonl log file") {
+		t.Fatalf("no logs: exit %d %s", code, errb.String())
+	}
+}
+
+// The Sessions of the default run's 200 fuzz seeds are written in the form the Session log
+// schema documents, as the library's (cmd/simrun's export test) and the edge logs
+// (TestEdgeLogsAreSeededAndCoverTheEdges) are: a host's fold reads nothing the schema
+// does not describe.
+func TestFuzzSessionLogsMatchTheSessionLogSchema(t *testing.T) {
+	cases, err := ProjectionInputs(false, 200, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas := schemacheck.New(filepath.Join("..", "docs", "protocol"))
+	lines := 0
+	for _, c := range cases {
+		data, err := sessionlog.Append(nil, c.Log)
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		for i, line := range bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
+			lines++
+			if msg, err := schemas.ValidateJSON("session-log.schema.json", line); msg != "" || err != nil {
+				t.Fatalf("%s line %d: %s %v\n%s", c.Name, i+1, msg, err, line)
+			}
+		}
+	}
+	if len(cases) < 200 || lines < 5000 {
+		t.Fatalf("%d Sessions, %d lines", len(cases), lines)
+	}
+}
+
+// A directory given to the projection profile stands for its *.jsonl logs in name order,
+// each folded twice (PROJ-12), as files given one by one are.
+func TestProjectionProfileFoldsADirectoryOfLogs(t *testing.T) {
+	dir := t.TempDir()
+	for seed := uint64(5); seed <= 7; seed++ {
+		b, _ := sessionlog.Append(nil, EdgeLog(seed))
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("s%d.jsonl", seed)), b, 0o644)
+	}
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a log"), 0o644)
+	var out, errb bytes.Buffer
+	code := Main([]string{"--profile", "projection", "--host", testBinary(), "-v", dir}, nil, &out, &errb, testEnv("refhost"))
+	if code != 0 || !strings.Contains(out.String(), "3 passed, 0 failed") {
+		t.Fatalf("exit %d:\n%s%s", code, out.String(), errb.String())
+	}
+	i5, i7 := strings.Index(out.String(), filepath.Join(dir, "s5.jsonl")), strings.Index(out.String(), filepath.Join(dir, "s7.jsonl"))
+	if i5 < 0 || i7 < i5 {
+		t.Fatalf("not every log, in name order:\n%s", out.String())
+	}
+	if code := Main([]string{"--profile", "projection", "--host", testBinary(), t.TempDir()}, nil, &out, &errb, testEnv("refhost")); code != 2 || !strings.Contains(errb.String(), "no *.jsonl log file") {
+		t.Fatalf("an empty directory: exit %d %s", code, errb.String())
 	}
 }

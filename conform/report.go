@@ -542,11 +542,14 @@ func requirementCounts(rows []RequirementRow) string {
 	return strings.Join(parts, ", ")
 }
 
-// unit is what one result of the report is: a Session log in the projection profile, else
-// a scenario.
+// unit is what one result of the report is: a Session log in the projection profile, a
+// wait script in the wait profile, else a scenario.
 func (r *Report) unit() string {
-	if r.Profile == ProfileProjection {
+	switch r.Profile {
+	case ProfileProjection:
 		return "log"
+	case ProfileWait:
+		return "script"
 	}
 	return "scenario"
 }

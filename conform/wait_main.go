@@ -110,7 +110,7 @@ func runWaitProfile(args []string, stdout, stderr io.Writer, env []string) int {
 	defer pool.Close()
 	ctx, stop := interruptible(pool)
 	defer stop()
-	rep := &Report{Protocol: Protocol, Command: hf.host, Host: info, Judged: WaitRequirementIDs}
+	rep := &Report{Protocol: Protocol, Command: hf.host, Host: info, Profile: ProfileWait, Judged: WaitRequirementIDs}
 	wr := waitRun{rt: tol, clk: realtimeClock()}
 	if tol != nil {
 		rep.Realtime = &RealtimeInfo{Tolerance: *tol}

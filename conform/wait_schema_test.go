@@ -3,11 +3,13 @@ package conform
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/twosettle/twosettle/schemacheck"
 )
 
 // docs/protocol/wait.schema.json says what the decoder does: the same operations, each
@@ -92,6 +94,54 @@ func TestWaitSchemaMatchesTheDecoder(t *testing.T) {
 		back, err := decodeWaitEvents([]byte("[" + e.String() + "]"))
 		if err != nil || back[0].String() != e.String() {
 			t.Errorf("event %s: %v %v", v.Title, back, err)
+		}
+	}
+}
+
+// Every request line the runner sends for the library's and 200 generated wait scripts,
+// and every waited reply the reference wait gives them, is what messages.schema.json (and
+// through it wait.schema.json) says, as a team validating its own adapter's lines would
+// check them.
+func TestWaitLinesMatchTheMessagesSchema(t *testing.T) {
+	scripts, err := LibraryWaitScripts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(1); seed <= 200; seed++ {
+		scripts = append(scripts, GenerateWaitScript(seed, 0))
+	}
+	schemas := schemacheck.New(filepath.Join("..", "docs", "protocol"))
+	check := func(what string, line []byte) {
+		t.Helper()
+		msg, err := schemas.ValidateJSON("messages.schema.json", line)
+		if err != nil {
+			t.Fatalf("%s %s: %v", what, line, err)
+		}
+		if msg != "" {
+			t.Errorf("%s %s: %s", what, line, msg)
+		}
+	}
+	lines := 0
+	for _, sc := range scripts {
+		m := newWaitModel(0)
+		for i, s := range sc.Steps {
+			n := int64(i + 1)
+			check(sc.Name+" request", waitRequestLine(n, s))
+			check(sc.Name+" reply", appendWaited(nil, n, m.Step(s)))
+			lines += 2
+		}
+	}
+	if lines < 1000 {
+		t.Fatalf("only %d lines checked", lines)
+	}
+	// and the schema refuses what the decoder refuses
+	for _, bad := range []string{
+		`{"type":"wait","n":1,"now":0,"op":"create","wait":"w"}`,
+		`{"type":"wait","n":1,"now":-1,"op":"advance"}`,
+		`{"type":"waited","n":1,"events":[{"event":"frame","claim":"k","remainingMs":1,"at":0,"x":1}],"timers":0}`,
+	} {
+		if msg, _ := schemas.ValidateJSON("messages.schema.json", []byte(bad)); msg == "" {
+			t.Errorf("the schema accepts %s", bad)
 		}
 	}
 }

@@ -26,6 +26,11 @@ import (
 //
 //	wait-late   its timers fire one millisecond late: at deadline+1
 //	wait-leak   returning a claim arms a second timer it never clears (timers leak)
+//	wait-reason a parent's abort closes its waits with ASK_ABORTED, not the parent's reason
+//	wait-floor  a frame's remainingMs is deadline − now without the floor at 0, so a claim
+//	            attached after the deadline beside another claim gets a negative one
+//	wait-jump   an expiry is stamped with the time the runner moved to, not its deadline
+//	            (right for small steps, wrong in a time jump)
 //	wait-ok     the reference wait, served with only the wait profile
 func playWaitHost(kind string) int {
 	r := bufio.NewReader(os.Stdin)
@@ -40,6 +45,8 @@ func playWaitHost(kind string) int {
 		s = lateModel(1)
 	case "wait-leak":
 		s = &leakyWait{m: newWaitModel(0)}
+	case "wait-reason", "wait-floor", "wait-jump":
+		s = &skewedWait{m: newWaitModel(0), bug: kind, deadline: map[string]int64{}, wait: map[string]string{}}
 	default:
 		s = newWaitModel(0)
 	}
@@ -73,6 +80,41 @@ func (l *leakyWait) Step(s WaitStep) WaitReply {
 		}
 	}
 	rep.Timers += l.leaks
+	return rep
+}
+
+// skewedWait is the reference wait with one reply field wrong, as bug says (wait-reason,
+// wait-floor, wait-jump above).
+type skewedWait struct {
+	m        *waitModel
+	bug      string
+	deadline map[string]int64  // wait → its deadline
+	wait     map[string]string // claim → its wait
+}
+
+func (w *skewedWait) Step(s WaitStep) WaitReply {
+	rep := w.m.Step(s)
+	switch s.Op {
+	case WaitOpReset:
+		clear(w.deadline)
+		clear(w.wait)
+	case WaitOpCreate:
+		w.deadline[s.Wait] = s.Now + s.TimeoutMs
+	case WaitOpAttach:
+		w.wait[s.Claim] = s.Wait
+	}
+	for i, e := range rep.Events {
+		switch {
+		case w.bug == "wait-reason" && s.Op == WaitOpAbort && e.Event == WaitEventClosed:
+			rep.Events[i].Reason = "ASK_ABORTED"
+		case w.bug == "wait-floor" && e.Event == WaitEventFrame && e.RemainingMs == 0:
+			if d, ok := w.deadline[w.wait[e.Claim]]; ok {
+				rep.Events[i].RemainingMs = d - s.Now
+			}
+		case w.bug == "wait-jump" && e.Event == WaitEventClosed && e.Reason == "ASK_TIMED_OUT":
+			rep.Events[i].At = s.Now
+		}
+	}
 	return rep
 }
 
@@ -217,11 +259,21 @@ func TestWaitProfileRefhostPasses(t *testing.T) {
 	var out, errb bytes.Buffer
 	dir := t.TempDir()
 	jsonFile := filepath.Join(dir, "r.json")
-	code := Main([]string{"--profile", "wait", "--host", testBinary(), "--seeds", "300", "--json", jsonFile}, nil, &out, &errb, testEnv("refhost"))
+	junitFile := filepath.Join(dir, "r.xml")
+	code := Main([]string{"--profile", "wait", "--host", testBinary(), "--seeds", "300", "--json", jsonFile, "--junit", junitFile}, nil, &out, &errb, testEnv("refhost"))
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
 	}
+	// Every form of the report names the part it judged (it used to read as a whole
+	// host's in JUnit, and name no profile in text and JSON).
+	if !strings.Contains(out.String(), "\nprofile:     wait\n") {
+		t.Errorf("the text report names no profile:\n%.400s", out.String())
+	}
+	if x, _ := os.ReadFile(junitFile); !strings.Contains(string(x), `<property name="profile" value="wait">`) {
+		t.Errorf("the JUnit report's profile:\n%.600s", x)
+	}
 	var rep struct {
+		Profile      string
 		Replayable   bool
 		Requirements []struct{ ID, Status string }
 		Scenarios    []struct{ Name string }
@@ -248,6 +300,9 @@ func TestWaitProfileRefhostPasses(t *testing.T) {
 		case strings.HasPrefix(s.Name, "wait seed "):
 			gen++
 		}
+	}
+	if rep.Profile != ProfileWait {
+		t.Errorf("the JSON report's profile %q", rep.Profile)
 	}
 	if lib < 50 || gen != 300 || !rep.Replayable {
 		t.Errorf("%d library scripts, %d generated, replayable %v", lib, gen, rep.Replayable)
@@ -308,6 +363,79 @@ func TestWaitProfileCatchesWrongWaits(t *testing.T) {
 			}
 			if code := Main([]string{"--profile", "wait", "--host", testBinary(), shrunk}, nil, &out, &errb, testEnv("wait-ok")); code != 0 {
 				t.Errorf("the shrunk script fails against the reference: %d", code)
+			}
+		})
+	}
+}
+
+// Each check of the wait profile catches a host that gets only that check wrong: one
+// broken host per check, each on a script of a few steps, failing (exit 1) with the step
+// and the difference named, and a replay line that reproduces it from a written script.
+func TestWaitProfileCatchesOneBrokenHostPerCheck(t *testing.T) {
+	for _, c := range []struct {
+		name, host string
+		script     []string
+		want       string
+	}{
+		{"WAIT-4 remainingMs of a frame", "refhost:" + mutant.ClaimFrameFullTimeout.String(), []string{
+			`{"now":0,"op":"create","wait":"w1","timeoutMs":5000}`,
+			`{"now":1000,"op":"attach","claim":"k1","wait":"w1"}`,
+			`{"now":1000,"op":"pull","claim":"k1"}`,
+		}, `"remainingMs":4000`},
+		{"WAIT-1 WAIT-8 expiry at the deadline", "wait-late", []string{
+			`{"now":0,"op":"create","wait":"w1","timeoutMs":5000}`,
+			`{"now":5000,"op":"advance"}`,
+		}, `"at":5000`},
+		{"WAIT-9 a parent abort closes with the parent's reason", "wait-reason", []string{
+			`{"now":0,"op":"create","wait":"w1","timeoutMs":5000,"parent":"turn"}`,
+			`{"now":100,"op":"abort","parent":"turn","reason":"TURN_ABORTED"}`,
+		}, `"reason":"TURN_ABORTED"`},
+		{"WAIT-2 WAIT-8 WAIT-10 no timer left armed", "wait-leak", []string{
+			`{"now":0,"op":"create","wait":"w1","timeoutMs":5000}`,
+			`{"now":0,"op":"attach","claim":"k1","wait":"w1"}`,
+			`{"now":0,"op":"pull","claim":"k1"}`,
+			`{"now":100,"op":"return","claim":"k1"}`,
+			`{"now":200,"op":"close","wait":"w1","reason":"ASK_ABORTED"}`,
+		}, "timers armed: host"},
+		{"WAIT-6 a claim attached after the deadline beside another gets remainingMs 0", "wait-floor", []string{
+			`{"now":0,"op":"create","wait":"w1","timeoutMs":5000}`,
+			`{"now":0,"op":"attach","claim":"k1","wait":"w1"}`,
+			`{"now":0,"op":"pull","claim":"k1"}`,
+			`{"now":8000,"op":"attach","claim":"k2","wait":"w1"}`,
+			`{"now":8000,"op":"pull","claim":"k2"}`,
+		}, `"remainingMs":0`},
+		{"WAIT-1 WAIT-8 an expiry in a time jump lands at its deadline", "wait-jump", []string{
+			`{"now":0,"op":"create","wait":"w1","timeoutMs":5000}`,
+			`{"now":0,"op":"create","wait":"w2","timeoutMs":7000}`,
+			`{"now":3600000,"op":"advance"}`,
+		}, `"at":3600000}, reference`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			script := filepath.Join(dir, "in.jsonl")
+			os.WriteFile(script, []byte(strings.Join(c.script, "\n")+"\n"), 0o644)
+			var out, errb bytes.Buffer
+			if code := Main([]string{"--profile", "wait", "--host", testBinary(), script}, nil, &out, &errb, testEnv("wait-ok")); code != 0 {
+				t.Fatalf("the reference fails the script: exit %d\n%s", code, out.String())
+			}
+			out.Reset()
+			code := Main([]string{"--profile", "wait", "--host", testBinary(), "--out", dir, script}, nil, &out, &errb, testEnv(c.host))
+			if code != 1 || !strings.Contains(out.String(), c.want) {
+				t.Fatalf("exit %d, want 1 and %q in:\n%s\n%s", code, c.want, out.String(), errb.String())
+			}
+			replay := ""
+			for _, line := range strings.Split(out.String(), "\n") {
+				if r, ok := strings.CutPrefix(strings.TrimSpace(line), "replay: "); ok {
+					replay = r
+				}
+			}
+			if !strings.HasPrefix(replay, "conform --profile wait --host ") {
+				t.Fatalf("no replay line:\n%s", out.String())
+			}
+			written := replay[strings.LastIndex(replay, " ")+1:]
+			out.Reset()
+			if code := Main([]string{"--profile", "wait", "--host", testBinary(), "--out", t.TempDir(), written}, nil, &out, &errb, testEnv(c.host)); code != 1 || !strings.Contains(out.String(), c.want) {
+				t.Errorf("the replayed %s exits %d:\n%s", written, code, out.String())
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/twosettle/twosettle/engine/wire"
+	"github.com/twosettle/twosettle/schemacheck"
 	"github.com/twosettle/twosettle/sessionlog"
 )
 
@@ -58,4 +59,37 @@ func TestExportRefusesBadInput(t *testing.T) {
 	if code, _, _ := run("export", "--seed", "x"); code != 2 {
 		t.Fatalf("bad seed: exit %d", code)
 	}
+}
+
+// Every line simrun export writes for the whole library is what the documented schema
+// says (docs/protocol/session-log.schema.json: the header, then events as event.schema.json
+// has them), so a team can validate its own logs against the same file.
+func TestExportOfTheLibraryMatchesTheSessionLogSchema(t *testing.T) {
+	out := t.TempDir()
+	if code, stdout, stderr := run("export", "--out", out); code != 0 {
+		t.Fatalf("exit %d: %s%s", code, stdout, stderr)
+	}
+	files, _ := filepath.Glob(filepath.Join(out, "*.jsonl"))
+	if len(files) < 100 {
+		t.Fatalf("%d log files from the library", len(files))
+	}
+	schemas := schemacheck.New(filepath.Join("..", "..", "docs", "protocol"))
+	lines := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+			msg, err := schemas.ValidateJSON("session-log.schema.json", []byte(line))
+			if err != nil {
+				t.Fatalf("%s:%d: %v", f, i+1, err)
+			}
+			if msg != "" {
+				t.Errorf("%s:%d: %s\n  %s", filepath.Base(f), i+1, msg, line)
+			}
+			lines++
+		}
+	}
+	t.Logf("%d lines of %d files valid", lines, len(files))
 }

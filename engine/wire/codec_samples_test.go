@@ -148,6 +148,19 @@ var eventSamples = []eventSample{
 	{"tool/ptc-dispatch", session.Event{Seq: 11, Time: 51, Data: session.PTCDispatch{Root: "c1", Parent: "c1", SubCallID: "c1:ptc:1", Name: "ask_user_question", Arguments: `{}`,
 		IsError: true, Err: session.ErrorInfo{Name: session.UserQuestionErrorName, Code: "ASK_ABORTED"}, Text: "aborted"}},
 		`{"seq":11,"time":51,"type":"tool/ptc-dispatch","rootCallId":"c1","parentCallId":"c1","subCallId":"c1:ptc:1","name":"ask_user_question","arguments":"{}","isError":true,"error":{"name":"UserQuestionError","code":"ASK_ABORTED"},"text":"aborted"}`},
+	// The shapes a real log holds beside the ones above (simrun export of the library and
+	// the projection profile's edge logs are validated against the schemas these samples
+	// give): a late reply as a user message, a message without text or outcome, a splice of
+	// the user's own message, a PTC dispatch with no error.
+	{"user/message late reply", session.Event{Seq: 12, Time: 60, Data: session.UserMessage{Message: session.Message{ID: "m3", Source: sampleReply, Text: `{"answers":[]}`}}},
+		`{"seq":12,"time":60,"type":"user/message","message":{"id":"m3","source":{"kind":"user-question-reply","callId":"c1","outcome":"answered"},"text":"{\"answers\":[]}"}}`},
+	{"user/message without text or outcome", session.Event{Seq: 12, Time: 60, Data: session.UserMessage{Message: session.Message{ID: "m4", Source: session.Source{Kind: session.SourceUserQuestionReply, CallID: "c1"}, NoText: true}}},
+		`{"seq":12,"time":60,"type":"user/message","message":{"id":"m4","source":{"kind":"user-question-reply","callId":"c1"},"text":"","noText":true}}`},
+	{"agent/inbox/spliced the user's message and one without text", session.Event{Seq: 13, Time: 70, Data: session.InboxSpliced{Target: session.NextTurn, Start: 0,
+		Inserted: []session.Message{{ID: "m5", Source: session.Source{Kind: session.SourceUser}, Text: "Use bun please"}, {ID: "m6", Source: session.Source{Kind: session.SourceUserQuestionReply, CallID: "c1"}, NoText: true}}}},
+		`{"seq":13,"time":70,"type":"agent/inbox/spliced","target":"next-turn","start":0,"removed":0,"inserted":[{"id":"m5","source":{"kind":"user"},"text":"Use bun please"},{"id":"m6","source":{"kind":"user-question-reply","callId":"c1"},"text":"","noText":true}]}`},
+	{"tool/ptc-dispatch pending", session.Event{Seq: 14, Time: 80, Data: session.PTCDispatch{Root: "c1", Parent: "c1", SubCallID: "c1:ptc:2", Name: "ask_user_question", Arguments: `{}`, Text: `{"pending":true}`}},
+		`{"seq":14,"time":80,"type":"tool/ptc-dispatch","rootCallId":"c1","parentCallId":"c1","subCallId":"c1:ptc:2","name":"ask_user_question","arguments":"{}","text":"{\"pending\":true}"}`},
 }
 
 var effectSamples = []effectSample{

@@ -7,9 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/twosettle/twosettle/schemacheck"
 )
 
 var updateSchemas = flag.Bool("update-schemas", false, "rewrite docs/protocol/*.schema.json from the codec's samples")
@@ -247,14 +248,14 @@ func infer(vs []any, refs map[string]any) map[string]any {
 // required, additionalProperties, items, oneOf), so the references resolve and each
 // file accepts what the codec writes and refuses an unknown key.
 func TestProtocolSchemasAcceptTheSamples(t *testing.T) {
-	v := schemaValidator{dir: filepath.Join("..", "..", "docs", "protocol"), files: map[string]any{}}
+	v := newSchemaValidator()
 	check := func(file, line string, want bool) {
 		t.Helper()
 		var x any
 		if err := json.Unmarshal([]byte(line), &x); err != nil {
 			t.Fatal(err)
 		}
-		if err := v.validate(t, v.load(t, file), x, "$"); (err == "") != want {
+		if err := v.check(t, file, x); (err == "") != want {
 			t.Errorf("%s: %s: valid=%v, want %v (%s)", file, line, err == "", want, err)
 		}
 	}
@@ -279,146 +280,20 @@ func TestProtocolSchemasAcceptTheSamples(t *testing.T) {
 	check("event.schema.json", `{"seq":0,"time":0,"type":"turn/start"}`, false)
 }
 
-type schemaValidator struct {
-	dir   string
-	files map[string]any
+// schemaValidator checks a value against a file of docs/protocol (schemacheck, which
+// simrun export's and the projection profile's tests use too).
+type schemaValidator struct{ d *schemacheck.Dir }
+
+func newSchemaValidator() schemaValidator {
+	return schemaValidator{schemacheck.New(filepath.Join("..", "..", "docs", "protocol"))}
 }
 
-func (v schemaValidator) load(t *testing.T, name string) any {
-	if s, ok := v.files[name]; ok {
-		return s
-	}
-	b, err := os.ReadFile(filepath.Join(v.dir, name))
+// check returns "" when x matches the schema file, else what does not.
+func (v schemaValidator) check(t *testing.T, file string, x any) string {
+	t.Helper()
+	msg, err := v.d.Validate(file, x)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s any
-	if err := json.Unmarshal(b, &s); err != nil {
-		t.Fatalf("%s is not JSON: %v", name, err)
-	}
-	v.files[name] = s
-	return s
-}
-
-// validate returns "" when x matches schema, else what does not.
-func (v schemaValidator) validate(t *testing.T, schema, x any, at string) string {
-	s, ok := schema.(map[string]any)
-	if !ok {
-		return ""
-	}
-	if ref, ok := s["$ref"].(string); ok {
-		file, pointer, _ := strings.Cut(ref, "#")
-		target := v.load(t, file)
-		// A fragment is a JSON pointer into that file ("wait.schema.json#/$defs/request").
-		for _, key := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
-			if key == "" {
-				continue
-			}
-			m, ok := target.(map[string]any)
-			if !ok || m[key] == nil {
-				t.Fatalf("%s: $ref %q: no %q in %s", at, ref, key, file)
-			}
-			target = m[key]
-		}
-		return v.validate(t, target, x, at)
-	}
-	if c, ok := s["const"]; ok && c != x {
-		return at + ": not " + fmtJSON(c)
-	}
-	if e, ok := s["enum"].([]any); ok {
-		found := false
-		for _, c := range e {
-			found = found || c == x
-		}
-		if !found {
-			return at + ": not in the enum"
-		}
-	}
-	if ty, ok := s["type"]; ok {
-		var types []any
-		if one, ok := ty.(string); ok {
-			types = []any{one}
-		} else {
-			types, _ = ty.([]any)
-		}
-		found := false
-		for _, want := range types {
-			found = found || jsonTypeIs(want.(string), x)
-		}
-		if !found {
-			return at + ": not of type " + fmtJSON(ty)
-		}
-	}
-	if obj, ok := x.(map[string]any); ok {
-		props, _ := s["properties"].(map[string]any)
-		for _, r := range asList(s["required"]) {
-			if _, ok := obj[r.(string)]; !ok {
-				return at + ": missing " + r.(string)
-			}
-		}
-		for k, val := range obj {
-			p, ok := props[k]
-			if !ok {
-				if s["additionalProperties"] == false {
-					return at + ": unknown key " + k
-				}
-				continue
-			}
-			if err := v.validate(t, p, val, at+"."+k); err != "" {
-				return err
-			}
-		}
-	}
-	if arr, ok := x.([]any); ok && s["items"] != nil {
-		for i, it := range arr {
-			if err := v.validate(t, s["items"], it, at+"["+strconv.Itoa(i)+"]"); err != "" {
-				return err
-			}
-		}
-	}
-	if one := asList(s["oneOf"]); one != nil {
-		n, last := 0, ""
-		for _, branch := range one {
-			if err := v.validate(t, branch, x, at); err == "" {
-				n++
-			} else {
-				last = err
-			}
-		}
-		if n != 1 {
-			return at + ": matches " + strconv.Itoa(n) + " of oneOf (" + last + ")"
-		}
-	}
-	if any := asList(s["anyOf"]); any != nil {
-		last := ""
-		for _, branch := range any {
-			if last = v.validate(t, branch, x, at); last == "" {
-				return ""
-			}
-		}
-		return at + ": matches none of anyOf (" + last + ")"
-	}
-	return ""
-}
-
-func asList(x any) []any { l, _ := x.([]any); return l }
-
-func fmtJSON(x any) string { b, _ := json.Marshal(x); return string(b) }
-
-func jsonTypeIs(want string, x any) bool {
-	switch x := x.(type) {
-	case nil:
-		return want == "null"
-	case bool:
-		return want == "boolean"
-	case string:
-		return want == "string"
-	case float64:
-		return want == "number" || want == "integer" && x == float64(int64(x))
-	case []any:
-		return want == "array"
-	case map[string]any:
-		return want == "object"
-	}
-	return false
+	return msg
 }
