@@ -455,11 +455,15 @@ func (r *Report) writeText(w io.Writer, rows []RequirementRow) error {
 	if r.Profile != "" && r.Profile != ProfileHost {
 		fmt.Fprintf(&b, "profile:     %s\n", oneLine(r.Profile))
 	}
-	feats := "(none)"
-	if len(r.Host.Features) > 0 {
-		feats = strings.Join(r.Host.Features, ", ")
+	if r.Profile == "" || r.Profile == ProfileHost {
+		// features say which scenarios apply (docs/PROTOCOL.md "Features"): a profile
+		// judges none of them
+		feats := "(none)"
+		if len(r.Host.Features) > 0 {
+			feats = strings.Join(r.Host.Features, ", ")
+		}
+		fmt.Fprintf(&b, "features:    %s\n", oneLine(feats))
 	}
-	fmt.Fprintf(&b, "features:    %s\n", oneLine(feats))
 	if len(r.NotChecked) > 0 {
 		fmt.Fprintf(&b, "not checked: %s\n", oneLine(strings.Join(uniqueSorted(r.NotChecked), ", ")))
 	}

@@ -269,6 +269,10 @@ func TestWaitProfileRefhostPasses(t *testing.T) {
 	if !strings.Contains(out.String(), "\nprofile:     wait\n") {
 		t.Errorf("the text report names no profile:\n%.400s", out.String())
 	}
+	// features say which scenarios apply; the wait profile runs scripts, not scenarios
+	if strings.Contains(out.String(), "\nfeatures:") {
+		t.Errorf("the wait profile's text report lists the host's features:\n%.400s", out.String())
+	}
 	if x, _ := os.ReadFile(junitFile); !strings.Contains(string(x), `<property name="profile" value="wait">`) {
 		t.Errorf("the JUnit report's profile:\n%.600s", x)
 	}
