@@ -3,7 +3,6 @@ package conform
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -35,36 +34,14 @@ func ServeClient(in io.Reader, out io.Writer, mut string, version string) error 
 	r := bufio.NewReaderSize(in, 64<<10)
 	w := bufio.NewWriterSize(out, 64<<10)
 	// 1. The runner's hello, then ours: protocol, name, version, no features.
-	line, err := readRequest(r)
-	if err != nil {
+	if _, err := readRunnerHello(r, "refclient", "client"); err != nil {
 		return err
 	}
-	var hello struct{ Type, Protocol, Runner string }
-	if err := json.Unmarshal(line, &hello); err != nil || hello.Type != TypeHello {
-		return errors.New("refclient: the runner's first message is not a hello")
-	}
-	if hello.Protocol != Protocol {
-		return fmt.Errorf("refclient: the runner speaks %q, this client speaks %q", hello.Protocol, Protocol)
-	}
-	b := []byte(`{"type":"hello","protocol":`)
-	b = wire.AppendJSONString(b, Protocol)
-	b = append(b, `,"name":`...)
-	b = wire.AppendJSONString(b, RefClientName)
-	b = append(b, `,"version":`...)
-	b = wire.AppendJSONString(b, version)
-	b = append(b, `,"features":[]}`+"\n"...)
-	if err := emit(w, b); err != nil {
+	if err := emit(w, append(appendHelloStart(nil, RefClientName, version), `,"features":[]}`+"\n"...)); err != nil {
 		return err
 	}
 	var c *client.Client // the current run's client; nil before the first start
-	for {
-		line, err := readRequest(r)
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	return serveLines(r, w, func(b, line []byte) ([]byte, bool, error) {
 		var req struct {
 			Type   string          `json:"type"`
 			N      int64           `json:"n"`
@@ -73,14 +50,13 @@ func ServeClient(in io.Reader, out io.Writer, mut string, version string) error 
 			Client json.RawMessage `json:"client"`
 			Input  json.RawMessage `json:"input"`
 		}
-		if err := json.Unmarshal(line, &req); err != nil {
-			return fmt.Errorf("refclient: a request that is not JSON: %v", err)
+		if err := decodeRequest(line, &req, "refclient"); err != nil {
+			return b, false, err
 		}
-		b = b[:0]
 		switch req.Type {
 		case TypeBye:
 			// 2. bye: exit cleanly.
-			return nil
+			return b, true, nil
 		case TypeStart:
 			// 3. start: a fresh client (a new browser tab with its store) for one run.
 			cfg, err := wire.DecodeClientConfig(req.Client)
@@ -89,9 +65,7 @@ func ServeClient(in io.Reader, out io.Writer, mut string, version string) error 
 				break
 			}
 			c = client.New(client.Config{Name: cfg.Name, TickMs: cfg.TickMs.Ms(), Seed: cfg.Seed, Drafts: cfg.Drafts, Mutant: mut})
-			b = append(b, `{"type":"started","n":`...)
-			b = strconv.AppendInt(b, req.N, 10)
-			b = append(b, "}\n"...)
+			b = append(appendReplyStart(b, TypeStarted, req.N), "}\n"...)
 		case TypeApply:
 			// 4. apply: one input at the client's clock; the reply carries the effects in
 			//    order, the refusal (a user action the UI cannot take) and the client's
@@ -108,7 +82,7 @@ func ServeClient(in io.Reader, out io.Writer, mut string, version string) error 
 			effs, aerr := c.Apply(wire.Time(req.Now), in)
 			at, ok := c.NextDeadline()
 			if b, err = appendApplied(b, req.N, effs, wire.AppendClientEffectJSON, aerr, at, ok); err != nil {
-				return fmt.Errorf("refclient: %v", err)
+				return b, false, fmt.Errorf("refclient: %v", err)
 			}
 		case TypeState:
 			// 5. state: what the UI shows at client time at.
@@ -116,16 +90,12 @@ func ServeClient(in io.Reader, out io.Writer, mut string, version string) error 
 				b = errorLine(b, req.N, "state before start")
 				break
 			}
-			b = append(b, `{"type":"state","n":`...)
-			b = strconv.AppendInt(b, req.N, 10)
-			b = append(b, `,"state":`...)
+			b = append(appendReplyStart(b, TypeState, req.N), `,"state":`...)
 			b = wire.AppendClientStateJSON(b, c.StateAt(wire.Time(req.At)))
 			b = append(b, "}\n"...)
 		default:
 			b = errorLine(b, req.N, "unknown request type "+strconv.Quote(req.Type))
 		}
-		if err := emit(w, b); err != nil {
-			return err
-		}
-	}
+		return b, false, nil
+	})
 }

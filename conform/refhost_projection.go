@@ -3,8 +3,6 @@ package conform
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
-	"io"
 	"strconv"
 
 	"github.com/twosettle/twosettle/engine/mutant"
@@ -23,15 +21,7 @@ func serveProjection(r *bufio.Reader, w *bufio.Writer, mutantName string) error 
 		return err
 	}
 	var p *questions.Projection // nil before the first fold-start
-	var b []byte
-	for {
-		line, err := readRequest(r)
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	return serveLines(r, w, func(b, line []byte) ([]byte, bool, error) {
 		var req struct {
 			Type      string          `json:"type"`
 			N         int64           `json:"n"`
@@ -39,13 +29,12 @@ func serveProjection(r *bufio.Reader, w *bufio.Writer, mutantName string) error 
 			Inherited int             `json:"inherited"`
 			Event     json.RawMessage `json:"event"`
 		}
-		if err := json.Unmarshal(line, &req); err != nil {
-			return fmt.Errorf("refhost: a request that is not JSON: %v", err)
+		if err := decodeRequest(line, &req, "refhost"); err != nil {
+			return b, false, err
 		}
-		b = b[:0]
 		switch req.Type {
 		case TypeBye:
-			return nil
+			return b, true, nil
 		case TypeFoldStart:
 			// A fresh fold for one Session; its first inherited events are ignored (PROJ-11).
 			p = questions.NewProjection(req.Inherited)
@@ -66,16 +55,12 @@ func serveProjection(r *bufio.Reader, w *bufio.Writer, mutantName string) error 
 		default:
 			b = errorLine(b, req.N, "unknown request type "+strconv.Quote(req.Type)+" in the projection profile")
 		}
-		if err := emit(w, b); err != nil {
-			return err
-		}
-	}
+		return b, false, nil
+	})
 }
 
 func viewLine(b []byte, n int64, v wire.QuestionsView) []byte {
-	b = append(b, `{"type":"view","n":`...)
-	b = strconv.AppendInt(b, n, 10)
-	b = append(b, `,"view":`...)
+	b = append(appendReplyStart(b, TypeView, n), `,"view":`...)
 	b = wire.AppendQuestionsViewJSON(b, v)
 	return append(b, "}\n"...)
 }

@@ -2,9 +2,6 @@ package conform
 
 import (
 	"bufio"
-	"encoding/json"
-	"fmt"
-	"io"
 	"strconv"
 
 	"github.com/twosettle/twosettle/engine/mutant"
@@ -24,26 +21,17 @@ func serveWait(r *bufio.Reader, w *bufio.Writer, mutantName string) error {
 
 // serveWaitWith serves the wait profile with s as the wait.
 func serveWaitWith(r *bufio.Reader, w *bufio.Writer, s interface{ Step(WaitStep) WaitReply }) error {
-	var b []byte
-	for {
-		line, err := readRequest(r)
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	return serveLines(r, w, func(b, line []byte) ([]byte, bool, error) {
 		var req struct {
 			Type string `json:"type"`
 			N    int64  `json:"n"`
 		}
-		if err := json.Unmarshal(line, &req); err != nil {
-			return fmt.Errorf("refhost: a request that is not JSON: %v", err)
+		if err := decodeRequest(line, &req, "refhost"); err != nil {
+			return b, false, err
 		}
-		b = b[:0]
 		switch req.Type {
 		case TypeBye:
-			return nil
+			return b, true, nil
 		case TypeWait:
 			step, err := ParseWaitStep(line)
 			if err != nil {
@@ -54,17 +42,13 @@ func serveWaitWith(r *bufio.Reader, w *bufio.Writer, s interface{ Step(WaitStep)
 		default:
 			b = errorLine(b, req.N, "the wait profile has no request "+strconv.Quote(req.Type))
 		}
-		if err := emit(w, b); err != nil {
-			return err
-		}
-	}
+		return b, false, nil
+	})
 }
 
 // appendWaited appends the waited reply line to request n.
 func appendWaited(b []byte, n int64, rep WaitReply) []byte {
-	b = append(b, `{"type":"waited","n":`...)
-	b = strconv.AppendInt(b, n, 10)
-	b = append(b, `,"events":[`...)
+	b = append(appendReplyStart(b, TypeWaited, n), `,"events":[`...)
 	for i, e := range rep.Events {
 		if i > 0 {
 			b = append(b, ',')
