@@ -1,0 +1,78 @@
+package timeline_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// A bar on a call's row starts and ends at the records that start and end it, each at its
+// own slot of its instant's sequence sub-axis, not at the first slot of the instant: in a
+// race settled inside one instant the answer, the claims' ends, the wait's close and the
+// settlement then read left to right in the order they happened.
+func TestCallRowsStandAtTheirRecordsInsideAnInstant(t *testing.T) {
+	_, pg := page(t, libraryEntry(t, "multi2-a-answer-before-b-answer-after"), "")
+	es := parse(t, pg)
+	markX := map[string]float64{}
+	for _, e := range with(es, "g", "data-r") {
+		if e.attrs["class"] == "mk" {
+			markX[e.attrs["data-r"]] = num(t, e.attrs["data-x"])
+		}
+	}
+	t.Run("WAIT-2 every phase, claim and end of a call's row starts at its record's mark", func(t *testing.T) {
+		n := 0
+		for _, e := range es {
+			cls := e.attrs["class"]
+			if !strings.HasPrefix(cls, "ph ") && cls != "claim" && !strings.HasPrefix(cls, "end ") {
+				continue
+			}
+			x, ok := markX[e.attrs["data-r"]]
+			if !ok {
+				continue // a state only the final state showed
+			}
+			n++
+			if got := num(t, e.attrs["data-x"]); got != x {
+				t.Errorf("%s of %s at x=%v, its record's mark at x=%v", cls, e.attrs["data-r"], got, x)
+			}
+		}
+		if n < 4 {
+			t.Fatalf("only %d call-row elements checked", n)
+		}
+	})
+	t.Run("GW-1 CLAIM-2 the answer, then both claims end, then the wait closes, then the call settles, in one instant", func(t *testing.T) {
+		var answer, closed, settled float64
+		var claimEnds []float64
+		for i, e := range es {
+			switch cls := e.attrs["class"]; {
+			case cls == "pt" && i+1 < len(es) && es[i+1].attrs["class"] == "ans":
+				answer = num(t, e.attrs["data-x"])
+			case cls == "claim":
+				claimEnds = append(claimEnds, num(t, e.attrs["data-x2"]))
+			case cls == "cls":
+				closed = num(t, e.attrs["data-x"]) + 1 // its 2 px mark's middle
+			case cls == "end settled":
+				settled = num(t, e.attrs["data-x"])
+			}
+		}
+		if answer == 0 || closed == 0 || settled == 0 || len(claimEnds) != 2 {
+			t.Fatalf("answer %v, claims ending at %v, closed %v, settled %v", answer, claimEnds, closed, settled)
+		}
+		for _, x := range claimEnds {
+			if !(answer < x && x < closed) {
+				t.Errorf("a claim ends at x=%v, not between the answer (%v) and the wait's close (%v)", x, answer, closed)
+			}
+		}
+		if !(closed < settled) {
+			t.Errorf("the wait closes at x=%v, not before the settlement at x=%v", closed, settled)
+		}
+	})
+}
+
+func num(t *testing.T, s string) float64 {
+	t.Helper()
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("not a number: %q", s)
+	}
+	return f
+}
