@@ -119,6 +119,8 @@ func TestTimelineInHeadlessChromium(t *testing.T) {
 	// a library scenario: countdowns (running, frozen by an edit, expired locally),
 	// claims, a reload
 	_, libPage := page(t, libraryEntry(t, "cd-edit-freezes-and-survives-reload"), "")
+	// skewed clocks: each client's clock readings under the axis's ticks
+	_, skewPage := page(t, libraryEntry(t, "cd-client-clock-skew-does-not-matter"), "")
 	// a failing run: the same kind of scenario under a mutant (Take time ignored)
 	held := libraryEntry(t, "cd-take-time-survives-reload")
 	failing, _ := page(t, held, "take-time-ignored")
@@ -156,6 +158,8 @@ func TestTimelineInHeadlessChromium(t *testing.T) {
 			want: append([]string{`failed expectation=class="notes"`}, common...)},
 		{name: "against-cd-take-time-survives-reload", html: againstPage,
 			want: append([]string{`divergence box=class="divergence"`, `divergence marker=class="divrule"`, `divergence ring=class="divring"`}, common...)},
+		{name: "library-cd-client-clock-skew-does-not-matter", html: skewPage,
+			want: []string{`clock reading shown=re:class="lck"[^>]*style="display: inline;"[^>]*>35s<`, `countdowns=class="cd `, `script ran=data-ready="1"`}},
 		{name: "library-cd-edit-freezes-and-survives-reload-panel", html: libPage, query: "?zoom=6&select=r0046",
 			want: []string{`panel open=id="panel" class="panel"><button`, `caused=what it caused`, `selected mark=class="mk cur"`, `script ran=data-ready="1"`,
 				`finer ticks shown=re:class="tk fine"[^>]*style="display: inline;"`}},

@@ -498,6 +498,7 @@ func (p *page) svg() {
 	}
 	p.faultRules()
 	for _, r := range p.runs {
+		p.clockReadings(r)
 		p.violationRules(r)
 		p.divergenceRule(r)
 		p.messages(r)
@@ -599,11 +600,12 @@ func skewList(sk []int64) string {
 	return strings.Join(s, ", ")
 }
 
+// signedMs is a clock difference with its sign: +30s, -2m, +0s, -391ms.
 func signedMs(d int64) string {
 	if d >= 0 {
-		return "+" + strconv.FormatInt(d, 10) + "ms"
+		return "+" + fmtMs(d)
 	}
-	return strconv.FormatInt(d, 10) + "ms"
+	return fmtMs(d)
 }
 
 // marks draws a mark for every record of every lane of run r.

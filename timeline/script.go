@@ -12,7 +12,8 @@ package timeline
 //
 // The view maps a base x to L + (x - L) * zoom - offset; the lane and call labels sit
 // outside the clipped plot and stay put. A run wider than the window opens fitted to it
-// (a zoom below 1), and tick labels closer than 48 px are hidden at each zoom. body data-ready="1" says it ran (the browser
+// (a zoom below 1), and tick labels closer than 48 px are hidden at each zoom (a skewed
+// client's clock reading under a tick with it). body data-ready="1" says it ran (the browser
 // test reads it), and an uncaught error is written to body data-js-error.
 const script = `(function () {
   "use strict";
@@ -35,7 +36,7 @@ const script = `(function () {
     svg.setAttribute("width", (L + V + pad).toFixed(1));
     svg.setAttribute("viewBox", "0 0 " + (L + V + pad).toFixed(1) + " " + H);
   }
-  var ticks = [], fineTicks = [], flabels = [];
+  var ticks = [], fineTicks = [], flabels = [], readings = [];
   var els = Array.prototype.slice.call(svg.querySelectorAll("[data-x]")).map(function (e) {
     var a = function (n) { var v = e.getAttribute(n); return v === null ? null : +v; };
     return { e: e, t: e.tagName.toLowerCase(), x: a("data-x"), x2: a("data-x2"), y: a("data-y"), minw: a("data-minw") || 0 };
@@ -44,6 +45,7 @@ const script = `(function () {
     var c = b.e.getAttribute("class") || "";
     if (c.split(" ").indexOf("tk") >= 0 || c.indexOf("tkl") >= 0) { (c.indexOf("fine") >= 0 ? fineTicks : ticks).push(b); }
     if (c === "fl") { b.w = b.e.textContent.length * 5.6 + 4; b.row = b.e.getAttribute("y"); flabels.push(b); }
+    if (c.indexOf("lck") === 0) { b.k = +b.e.getAttribute("data-tick"); b.fine = c.indexOf("fine") > 0; readings.push(b); }
   });
   fit();
   var z = zmin, off = 0;
@@ -66,18 +68,23 @@ const script = `(function () {
     });
     // tick labels at least 48 px apart at this zoom (their rules with them): the
     // labelled ticks first, then the finer ones where they fit between
-    var shown = [], last = -1e9;
+    var shown = [], last = -1e9, tickShown = [];
     for (var i = 0; i + 1 < ticks.length; i += 2) {
       var x = X(ticks[i].x), show = x - last >= 48;
       ticks[i].e.style.display = ticks[i + 1].e.style.display = show ? "" : "none";
+      tickShown.push(show);
       if (show) { last = x; shown.push(x); }
     }
+    var fineShown = [];
     for (var j = 0; j + 1 < fineTicks.length; j += 2) {
       var fx = X(fineTicks[j].x), ok = fx >= L && fx <= L + V;
       for (var k = 0; ok && k < shown.length; k++) { if (Math.abs(shown[k] - fx) < 48) { ok = false; } }
       fineTicks[j].e.style.display = fineTicks[j + 1].e.style.display = ok ? "inline" : "none";
+      fineShown.push(ok);
       if (ok) { shown.push(fx); }
     }
+    // a skewed client's clock reading shows under its tick only
+    readings.forEach(function (b) { b.e.style.display = (b.fine ? fineShown : tickShown)[b.k] ? "inline" : "none"; });
     // fault labels that would overlap the previous one of their row are hidden (the
     // rule and its tooltip stay)
     var ends = {};

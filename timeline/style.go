@@ -31,6 +31,7 @@ h2.runh{font-size:15px;margin:12px 0 2px}
 svg text{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:10px;fill:#323f4b}
 svg .lbl{font-size:11px;font-weight:600}
 svg .skew{font-size:9px;fill:#52606d}
+svg .lck{font-size:8px;fill:#7b8794}
 svg .runl{font-size:12px;font-weight:700;fill:#1f2933}
 svg .runbg{fill:none;stroke:#9aa5b1;stroke-width:1}
 svg .gutter{fill:#fff;fill-opacity:.85}
