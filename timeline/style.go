@@ -32,7 +32,7 @@ svg text{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-s
 svg .lbl{font-size:11px;font-weight:600}
 svg .skew{font-size:9px;fill:#52606d}
 svg .lck{font-size:8px;fill:#7b8794}
-svg .runl{font-size:12px;font-weight:700;fill:#1f2933}
+svg .runl{font-size:12px;font-weight:700;fill:#1f2933;paint-order:stroke;stroke:#fff;stroke-width:4px;stroke-linejoin:round}
 svg .runbg{fill:none;stroke:#9aa5b1;stroke-width:1}
 svg .gutter{fill:#fff;fill-opacity:.85}
 svg .ql{font-family:system-ui,sans-serif;font-size:11px}
