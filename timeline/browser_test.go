@@ -160,6 +160,11 @@ func TestTimelineInHeadlessChromium(t *testing.T) {
 			want: append([]string{`divergence box=class="divergence"`, `divergence marker=class="divrule"`, `divergence ring=class="divring"`}, common...)},
 		{name: "library-cd-client-clock-skew-does-not-matter", html: skewPage,
 			want: []string{`clock reading shown=re:class="lck"[^>]*style="display: inline;"[^>]*>35s<`, `countdowns=class="cd `, `script ran=data-ready="1"`}},
+		{name: "faults-at-the-end", html: faultsAtTheEndPage(t),
+			want: []string{`fault label ending at its rule, shown=re:text-anchor="end"( style="")?>disconnect phone-on-the-tra`,
+				`the other one too=re:text-anchor="end"( style="")?>disconnect laptop-in-the-ki`, `script ran=data-ready="1"`}},
+		{name: "faults-at-the-end-zoomed", html: faultsAtTheEndPage(t), query: "?zoom=3&select=r0028",
+			want: []string{`zoomed in, the label has room after its rule again=re:text-anchor="start"( style="")?>disconnect laptop-in-the-ki`, `script ran=data-ready="1"`}},
 		{name: "library-cd-edit-freezes-and-survives-reload-panel", html: libPage, query: "?zoom=6&select=r0046",
 			want: []string{`panel open=id="panel" class="panel"><button`, `caused=what it caused`, `selected mark=class="mk cur"`, `script ran=data-ready="1"`,
 				`finer ticks shown=re:class="tk fine"[^>]*style="display: inline;"`}},
@@ -168,7 +173,7 @@ func TestTimelineInHeadlessChromium(t *testing.T) {
 	}
 	for _, pg := range pages {
 		t.Run(pg.name, func(t *testing.T) {
-			file := filepath.Join(dir, strings.TrimSuffix(strings.TrimSuffix(pg.name, "-panel"), "-narrow")+".html")
+			file := filepath.Join(dir, strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(pg.name, "-panel"), "-narrow"), "-zoomed")+".html")
 			if err := os.WriteFile(file, pg.html, 0o644); err != nil {
 				t.Fatal(err)
 			}

@@ -1,9 +1,13 @@
 package timeline_test
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/twosettle/twosettle/harness"
 )
 
 // A bar on a call's row starts and ends at the records that start and end it, each at its
@@ -75,4 +79,55 @@ func num(t *testing.T, s string) float64 {
 		t.Fatalf("not a number: %q", s)
 	}
 	return f
+}
+
+// faultsAtTheEnd has two faults in the run's last instant on clients with long names:
+// their labels would run past the picture's right edge.
+const faultsAtTheEnd = `name: faults-at-the-end
+summary: Two disconnects in the run's last instant, their labels at the right edge.
+mode: timed
+timeout: 5
+clients:
+  laptop-in-the-kitchen: {latency: 10ms}
+  phone-on-the-train: {latency: 10ms}
+steps:
+  - {at: 0s, model: {prompt: Set up the project}}
+  - {at: 1s, net: {disconnect: laptop-in-the-kitchen}}
+  - {at: 1s, net: {disconnect: phone-on-the-train}}
+`
+
+func faultsAtTheEndPage(t *testing.T) []byte {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "faults-at-the-end.yaml")
+	if err := os.WriteFile(path, []byte(faultsAtTheEnd), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, pg := page(t, harness.FileEntry(path, []byte(faultsAtTheEnd)), "")
+	return pg
+}
+
+// A fault label that would run past the picture's right edge ends at its rule instead,
+// so it is read whole (the script does the same at every zoom).
+func TestFaultLabelsStayInsideThePicture(t *testing.T) {
+	es := parse(t, faultsAtTheEndPage(t))
+	width := num(t, with(es, "svg", "id")[0].attrs["width"])
+	n := 0
+	for _, e := range es {
+		if e.attrs["class"] != "fl" {
+			continue
+		}
+		n++
+		label := e.text // its own text; the title is a child element
+		x, w := num(t, e.attrs["x"]), float64(len([]rune(label)))*5.6
+		from, to := x, x+w
+		if e.attrs["text-anchor"] == "end" {
+			from, to = x-w, x
+		}
+		if from < 0 || to > width {
+			t.Errorf("fault label %q spans x=%v..%v, outside the picture's 0..%v", label, from, to, width)
+		}
+	}
+	if n != 2 {
+		t.Fatalf("%d fault labels, want 2", n)
+	}
 }

@@ -744,9 +744,17 @@ func (p *page) faultRules() {
 				label = r.label + " " + label
 			}
 			wd := float64(utf8.RuneCountInString(label))*5.6 + 6
+			lx, anchor := x+2, "" // a label that would run past the right edge ends at its rule
+			if lx+wd > p.width {
+				lx, anchor = x-2, " text-anchor=\"end\""
+			}
+			start := lx
+			if anchor != "" {
+				start = lx - wd
+			}
 			row := 0
 			for k := range last {
-				if x >= last[k] {
+				if start >= last[k] {
 					row = k
 					break
 				}
@@ -754,8 +762,8 @@ func (p *page) faultRules() {
 					row = k
 				}
 			}
-			last[row] = x + wd
-			p.w("<a href=\"#", r.id(f.rec), "\"><text class=\"fl\" data-r=\"", r.id(f.rec), "\" data-x=\"", f1(x+2), "\" x=\"", f1(x+2), "\" y=\"", f1(p.faultY+float64(row+1)*faultRowH-3), "\">", esc(label), title, "</text></a>\n")
+			last[row] = start + wd
+			p.w("<a href=\"#", r.id(f.rec), "\"><text class=\"fl\" data-r=\"", r.id(f.rec), "\" data-x=\"", f1(x+2), "\" x=\"", f1(lx), "\" y=\"", f1(p.faultY+float64(row+1)*faultRowH-3), "\"", anchor, ">", esc(label), title, "</text></a>\n")
 		}
 	}
 }

@@ -44,7 +44,8 @@ const script = `(function () {
   els.forEach(function (b) {
     var c = b.e.getAttribute("class") || "";
     if (c.split(" ").indexOf("tk") >= 0 || c.indexOf("tkl") >= 0) { (c.indexOf("fine") >= 0 ? fineTicks : ticks).push(b); }
-    if (c === "fl") { b.w = b.e.textContent.length * 5.6 + 4; b.row = b.e.getAttribute("y"); flabels.push(b); }
+    // a fault label's width: its own text, not its tooltip's
+    if (c === "fl") { var t0 = b.e.firstChild; b.w = (t0 && t0.nodeType === 3 ? t0.nodeValue.length : 0) * 5.6 + 4; b.row = b.e.getAttribute("y"); flabels.push(b); }
     if (c.indexOf("lck") === 0) { b.k = +b.e.getAttribute("data-tick"); b.fine = c.indexOf("fine") > 0; readings.push(b); }
   });
   fit();
@@ -86,10 +87,15 @@ const script = `(function () {
     // a skewed client's clock reading shows under its tick only
     readings.forEach(function (b) { b.e.style.display = (b.fine ? fineShown : tickShown)[b.k] ? "inline" : "none"; });
     // fault labels that would overlap the previous one of their row are hidden (the
-    // rule and its tooltip stay)
+    // rule and its tooltip stay); one that would run past the plot's right edge ends at
+    // its rule instead
     var ends = {};
     flabels.forEach(function (b) {
-      var x = X(b.x), show = !(b.row in ends) || x >= ends[b.row];
+      var x = X(b.x), left = x + b.w > L + V + pad;
+      if (left) { x = X(b.x) - 4 - b.w; }
+      b.e.setAttribute("x", (left ? x + b.w : x).toFixed(1));
+      b.e.setAttribute("text-anchor", left ? "end" : "start");
+      var show = !(b.row in ends) || x >= ends[b.row];
       b.e.style.display = show ? "" : "none";
       if (show) { ends[b.row] = x + b.w; }
     });
