@@ -52,6 +52,8 @@
 // sequence sub-axis: records of one virtual instant stand side by side in sequence
 // order, so same-instant ordering reads left to right and message arrows point forward;
 // a call's bar, its claims and its countdowns start and end at their records' own slots.
+// Zoomed in far enough, a busy instant shows a bracket under the axis with its time and
+// its number of records (subaxis.go), so the records inside it still say when they are.
 // The script (script.go) zooms and pans that axis (ctrl + wheel, drag, shift + wheel,
 // + - 0 and the arrow keys) and on a click lists a record, its message's other end, the
 // later records of the same call, stream, event or request (relations.go) and the

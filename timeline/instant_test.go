@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/twosettle/twosettle/harness"
+	"github.com/twosettle/twosettle/timeline"
 )
 
 // A bar on a call's row starts and ends at the records that start and end it, each at its
@@ -129,5 +130,42 @@ func TestFaultLabelsStayInsideThePicture(t *testing.T) {
 	}
 	if n != 2 {
 		t.Fatalf("%d fault labels, want 2", n)
+	}
+}
+
+// Each widened instant has a bracket on the sequence sub-axis, from its first record's
+// slot to its last, labelled with its instant and its number of records.
+func TestBusyInstantsAreBracketed(t *testing.T) {
+	r, pg := page(t, libraryEntry(t, "multi2-a-answer-before-b-answer-after"), "")
+	per := map[int64]int{}
+	for _, rec := range r.Trace.Records {
+		per[rec.Time]++
+	}
+	es := parse(t, pg)
+	markX := map[string]float64{}
+	for _, e := range with(es, "g", "data-r") {
+		if e.attrs["class"] == "mk" {
+			markX[e.attrs["data-r"]] = num(t, e.attrs["data-x"])
+		}
+	}
+	var got []string
+	for _, e := range es {
+		if e.attrs["class"] == "subl" {
+			got = append(got, e.text+" from "+e.attrs["data-x"]+" to "+e.attrs["data-x2"])
+		}
+	}
+	var want []string
+	first := map[int64]int{}
+	for i, rec := range r.Trace.Records {
+		if _, ok := first[rec.Time]; !ok {
+			first[rec.Time] = i
+		}
+		if n := per[rec.Time]; n > 1 && (i+1 == len(r.Trace.Records) || r.Trace.Records[i+1].Time != rec.Time) {
+			x0, x1 := markX[timeline.RecID(first[rec.Time])], markX[timeline.RecID(i)]
+			want = append(want, timeline.FmtMs(rec.Time)+" · "+strconv.Itoa(n)+" records from "+strconv.FormatFloat(x0, 'f', 1, 64)+" to "+strconv.FormatFloat(x1, 'f', 1, 64))
+		}
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || !strings.Contains(strings.Join(got, "\n"), "3.01s · 17 records") {
+		t.Fatalf("brackets:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

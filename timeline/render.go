@@ -496,6 +496,7 @@ func (p *page) svg() {
 			p.w("<text class=\"tk", fine, "\" data-x=\"", f1(t.x), "\" x=\"", f1(t.x), "\" y=\"", f1(p.axisY-4), "\" text-anchor=\"middle\">", esc(t.label), "</text>\n")
 		}
 	}
+	p.subAxis()
 	p.faultRules()
 	for _, r := range p.runs {
 		p.clockReadings(r)

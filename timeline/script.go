@@ -36,7 +36,7 @@ const script = `(function () {
     svg.setAttribute("width", (L + V + pad).toFixed(1));
     svg.setAttribute("viewBox", "0 0 " + (L + V + pad).toFixed(1) + " " + H);
   }
-  var ticks = [], fineTicks = [], flabels = [], readings = [];
+  var ticks = [], fineTicks = [], flabels = [], readings = [], subs = [];
   var els = Array.prototype.slice.call(svg.querySelectorAll("[data-x]")).map(function (e) {
     var a = function (n) { var v = e.getAttribute(n); return v === null ? null : +v; };
     return { e: e, t: e.tagName.toLowerCase(), x: a("data-x"), x2: a("data-x2"), y: a("data-y"), minw: a("data-minw") || 0 };
@@ -46,6 +46,7 @@ const script = `(function () {
     if (c.split(" ").indexOf("tk") >= 0 || c.indexOf("tkl") >= 0) { (c.indexOf("fine") >= 0 ? fineTicks : ticks).push(b); }
     // a fault label's width: its own text, not its tooltip's
     if (c === "fl") { var t0 = b.e.firstChild; b.w = (t0 && t0.nodeType === 3 ? t0.nodeValue.length : 0) * 5.6 + 4; b.row = b.e.getAttribute("y"); flabels.push(b); }
+    if (c === "subl") { subs.push(b); }
     if (c.indexOf("lck") === 0) { b.k = +b.e.getAttribute("data-tick"); b.fine = c.indexOf("fine") > 0; readings.push(b); }
   });
   fit();
@@ -86,6 +87,13 @@ const script = `(function () {
     }
     // a skewed client's clock reading shows under its tick only
     readings.forEach(function (b) { b.e.style.display = (b.fine ? fineShown : tickShown)[b.k] ? "inline" : "none"; });
+    // an instant's bracket on the sequence sub-axis shows once its records are spread
+    // wider than its label
+    subs.forEach(function (b) {
+      var x0 = Math.max(X(b.x), L), x1 = Math.min(X(b.x2), L + V);
+      b.e.parentNode.style.display = x1 - x0 >= 110 ? "inline" : "none";
+      b.e.setAttribute("x", x0.toFixed(1));
+    });
     // fault labels that would overlap the previous one of their row are hidden (the
     // rule and its tooltip stay); one that would run past the plot's right edge ends at
     // its rule instead

@@ -40,6 +40,9 @@ svg .tk{fill:#616e7c}
 svg .fine{display:none}
 svg .brk{fill:#f5f7fa}
 svg .brkl{fill:#9aa5b1;font-size:9px}
+svg .sub{display:none}
+svg .subb{stroke:#7b8794;stroke-width:1}
+svg .subl{fill:#52606d;font-size:9px}
 svg .lane0{fill:#fafbfc}
 svg .lane1{fill:#f0f4f8}
 svg .rule{stroke:#cbd2d9;stroke-width:1}
