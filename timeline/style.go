@@ -35,7 +35,7 @@ svg .lck{font-size:8px;fill:#7b8794}
 svg .runl{font-size:12px;font-weight:700;fill:#1f2933;paint-order:stroke;stroke:#fff;stroke-width:4px;stroke-linejoin:round}
 svg .runbg{fill:none;stroke:#9aa5b1;stroke-width:1}
 svg .gutter{fill:#fff;fill-opacity:.85}
-svg .ql{font-family:system-ui,sans-serif;font-size:11px}
+svg .ql{font-family:system-ui,sans-serif;font-size:11px;paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}
 svg .tk{fill:#616e7c}
 svg .fine{display:none}
 svg .brk{fill:#f5f7fa}
@@ -78,7 +78,7 @@ svg .msg.inflight{stroke-dasharray:1 3}
 svg .msg.sel{stroke:#c2255c;stroke-width:2.5}
 svg .ahp{fill:#52606d}
 svg .lostx path{stroke:#cf1124;stroke-width:2.2}
-svg .dly{fill:#e8590c;font-size:9px;font-weight:700}
+svg .dly{fill:#e8590c;font-size:9px;font-weight:700;paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}
 svg .ph.open{fill:#5b9cf5}
 svg .ph.continued{fill:#f7b23b}
 svg .end.settled{fill:#3f9142}
