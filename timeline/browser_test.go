@@ -168,7 +168,7 @@ func TestTimelineInHeadlessChromium(t *testing.T) {
 		{name: "library-cd-edit-freezes-and-survives-reload-panel", html: libPage, query: "?zoom=6&select=r0046",
 			want: []string{`panel open=id="panel" class="panel"><button`, `caused=what it caused`, `selected mark=class="mk cur"`, `script ran=data-ready="1"`,
 				`finer ticks shown=re:class="tk fine"[^>]*style="display: inline;"`,
-				`a busy instant's bracket on the sequence sub-axis=re:<g class="sub" style="display: inline;"><line class="subb"[^>]*>(</line>)?<text class="subl"[^>]*><title>[^<]*</title>[0-9.]+m?s · [0-9]+ records<`}},
+				`a busy instant's bracket on the sequence sub-axis=re:<g class="subax" style="display: inline;"><line class="subb"[^>]*>(</line>)?<text class="subl"[^>]*><title>[^<]*</title>[0-9.]+m?s · [0-9]+ records<`}},
 		{name: "failing-cd-take-time-survives-reload-take-time-ignored-narrow", html: failPage, width: 700,
 			want: []string{`fitted to the window=zoom 0.`, `script ran=data-ready="1"`}},
 	}

@@ -353,7 +353,14 @@ func (p *page) runHeader(r *run) {
 	p.w("<p class=\"meta\">", esc(strings.Join(meta, " · ")), "</p>\n")
 	p.verdictBox(r)
 	for _, n := range in.Notes {
-		p.w("<p class=\"notes\">", esc(n), "</p>\n")
+		// a note of several lines (a golden's diff) folds under its first line, its
+		// lines kept as lines
+		first, rest, multi := strings.Cut(n, "\n")
+		if !multi {
+			p.w("<p class=\"notes\">", esc(n), "</p>\n")
+			continue
+		}
+		p.w("<details class=\"notes\"><summary>", esc(first), "</summary><pre>", esc(rest), "</pre></details>\n")
 	}
 }
 

@@ -22,6 +22,8 @@ h2.runh{font-size:15px;margin:12px 0 2px}
 .divergence .minus{background:#ffe3e3}
 .divergence .plus{background:#e3f9e5}
 .notes{color:#9b1c1c;font-size:12px;margin:4px 0}
+details.notes summary{cursor:pointer}
+details.notes pre{font-size:11px;white-space:pre-wrap;margin:4px 0 4px 14px}
 .tools{margin:4px 0 6px;font-size:12px}
 .tools button{font:inherit;min-width:28px;margin-right:4px}
 .tools .hint{color:#52606d;margin-left:8px}
@@ -40,7 +42,7 @@ svg .tk{fill:#616e7c}
 svg .fine{display:none}
 svg .brk{fill:#f5f7fa}
 svg .brkl{fill:#9aa5b1;font-size:9px}
-svg .sub{display:none}
+svg .subax{display:none}
 svg .subb{stroke:#7b8794;stroke-width:1}
 svg .subl{fill:#52606d;font-size:9px}
 svg .lane0{fill:#fafbfc}

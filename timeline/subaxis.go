@@ -16,7 +16,7 @@ func (p *page) subAxis() {
 		x1 := x0 + w
 		y := p.axisY + 3
 		label := fmtMs(t) + " · " + strconv.Itoa(n) + " records"
-		p.w("<g class=\"sub\"><line class=\"subb\" data-x=\"", f1(x0), "\" data-x2=\"", f1(x1), "\" x1=\"", f1(x0), "\" y1=\"", f1(y), "\" x2=\"", f1(x1), "\" y2=\"", f1(y), "\"/>",
+		p.w("<g class=\"subax\"><line class=\"subb\" data-x=\"", f1(x0), "\" data-x2=\"", f1(x1), "\" x1=\"", f1(x0), "\" y1=\"", f1(y), "\" x2=\"", f1(x1), "\" y2=\"", f1(y), "\"/>",
 			"<text class=\"subl\" data-x=\"", f1(x0), "\" data-x2=\"", f1(x1), "\" x=\"", f1(x0), "\" y=\"", f1(y+9), "\"><title>",
 			esc("the records of instant "+fmtMs(t)+" in sequence order, side by side"), "</title>", esc(label), "</text></g>\n")
 	}
