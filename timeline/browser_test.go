@@ -221,8 +221,9 @@ func TestTimelineInHeadlessChromium(t *testing.T) {
 
 // The page's keyboard and mouse, driven in headless Chromium over the DevTools protocol:
 // + zooms, an arrow key pans, 0 shows the whole run again, ctrl + wheel zooms at the
-// pointer, a drag pans, a click on a mark opens the panel with its record and what it
-// caused, Escape closes it, and a legend entry hides and shows its kind of arrow.
+// pointer, a drag and shift + wheel pan, - zooms out, a click on a mark opens the panel
+// with its record and what it caused, Escape closes it, and a legend entry hides and
+// shows its kind of arrow.
 func TestTimelineKeyboardAndMouseInHeadlessChromium(t *testing.T) {
 	bin := chromium(t)
 	dir := artifacts(t)
@@ -265,6 +266,16 @@ func TestTimelineKeyboardAndMouseInHeadlessChromium(t *testing.T) {
 	c.mouse(t, "mouseReleased", x-160, y, map[string]any{"button": "left", "clickCount": 1})
 	if at() == x2 {
 		t.Fatal("a drag did not pan")
+	}
+	x3 := at()
+	c.mouse(t, "mouseWheel", x, y, map[string]any{"deltaX": 0, "deltaY": 200, "modifiers": 8}) // shift
+	if at() == x3 {
+		t.Fatal("shift + wheel did not pan")
+	}
+	z1 := zoom()
+	c.key(t, "-")
+	if zoom() == z1 {
+		t.Fatalf("-: still %q", z1)
 	}
 	c.key(t, "0")
 	mx, my := c.point(t, "[data-r='r0068'].mk")
