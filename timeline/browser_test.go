@@ -119,6 +119,8 @@ func TestTimelineInHeadlessChromium(t *testing.T) {
 	// a library scenario: countdowns (running, frozen by an edit, expired locally),
 	// claims, a reload
 	_, libPage := page(t, libraryEntry(t, "cd-edit-freezes-and-survives-reload"), "")
+	// skewed clocks: each client's clock readings under the axis's ticks
+	_, skewPage := page(t, libraryEntry(t, "cd-client-clock-skew-does-not-matter"), "")
 	// a failing run: the same kind of scenario under a mutant (Take time ignored)
 	held := libraryEntry(t, "cd-take-time-survives-reload")
 	failing, _ := page(t, held, "take-time-ignored")
@@ -156,15 +158,23 @@ func TestTimelineInHeadlessChromium(t *testing.T) {
 			want: append([]string{`failed expectation=class="notes"`}, common...)},
 		{name: "against-cd-take-time-survives-reload", html: againstPage,
 			want: append([]string{`divergence box=class="divergence"`, `divergence marker=class="divrule"`, `divergence ring=class="divring"`}, common...)},
+		{name: "library-cd-client-clock-skew-does-not-matter", html: skewPage,
+			want: []string{`clock reading shown=re:class="lck"[^>]*style="display: inline;"[^>]*>35s<`, `countdowns=class="cd `, `script ran=data-ready="1"`}},
+		{name: "faults-at-the-end", html: faultsAtTheEndPage(t),
+			want: []string{`fault label ending at its rule, shown=re:text-anchor="end"( style="")?>disconnect phone-on-the-tra`,
+				`the other one too=re:text-anchor="end"( style="")?>disconnect laptop-in-the-ki`, `script ran=data-ready="1"`}},
+		{name: "faults-at-the-end-zoomed", html: faultsAtTheEndPage(t), query: "?zoom=3&select=r0028",
+			want: []string{`zoomed in, the label has room after its rule again=re:text-anchor="start"( style="")?>disconnect laptop-in-the-ki`, `script ran=data-ready="1"`}},
 		{name: "library-cd-edit-freezes-and-survives-reload-panel", html: libPage, query: "?zoom=6&select=r0046",
 			want: []string{`panel open=id="panel" class="panel"><button`, `caused=what it caused`, `selected mark=class="mk cur"`, `script ran=data-ready="1"`,
-				`finer ticks shown=re:class="tk fine"[^>]*style="display: inline;"`}},
+				`finer ticks shown=re:class="tk fine"[^>]*style="display: inline;"`,
+				`a busy instant's bracket on the sequence sub-axis=re:<g class="subax" style="display: inline;"><line class="subb"[^>]*>(</line>)?<text class="subl"[^>]*><title>[^<]*</title>[0-9.]+m?s · [0-9]+ records<`}},
 		{name: "failing-cd-take-time-survives-reload-take-time-ignored-narrow", html: failPage, width: 700,
 			want: []string{`fitted to the window=zoom 0.`, `script ran=data-ready="1"`}},
 	}
 	for _, pg := range pages {
 		t.Run(pg.name, func(t *testing.T) {
-			file := filepath.Join(dir, strings.TrimSuffix(strings.TrimSuffix(pg.name, "-panel"), "-narrow")+".html")
+			file := filepath.Join(dir, strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(pg.name, "-panel"), "-narrow"), "-zoomed")+".html")
 			if err := os.WriteFile(file, pg.html, 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -211,8 +221,9 @@ func TestTimelineInHeadlessChromium(t *testing.T) {
 
 // The page's keyboard and mouse, driven in headless Chromium over the DevTools protocol:
 // + zooms, an arrow key pans, 0 shows the whole run again, ctrl + wheel zooms at the
-// pointer, a drag pans, a click on a mark opens the panel with its record and what it
-// caused, Escape closes it, and a legend entry hides and shows its kind of arrow.
+// pointer, a drag and shift + wheel pan, - zooms out, a click on a mark opens the panel
+// with its record and what it caused, Escape closes it, and a legend entry hides and
+// shows its kind of arrow.
 func TestTimelineKeyboardAndMouseInHeadlessChromium(t *testing.T) {
 	bin := chromium(t)
 	dir := artifacts(t)
@@ -255,6 +266,16 @@ func TestTimelineKeyboardAndMouseInHeadlessChromium(t *testing.T) {
 	c.mouse(t, "mouseReleased", x-160, y, map[string]any{"button": "left", "clickCount": 1})
 	if at() == x2 {
 		t.Fatal("a drag did not pan")
+	}
+	x3 := at()
+	c.mouse(t, "mouseWheel", x, y, map[string]any{"deltaX": 0, "deltaY": 200, "modifiers": 8}) // shift
+	if at() == x3 {
+		t.Fatal("shift + wheel did not pan")
+	}
+	z1 := zoom()
+	c.key(t, "-")
+	if zoom() == z1 {
+		t.Fatalf("-: still %q", z1)
 	}
 	c.key(t, "0")
 	mx, my := c.point(t, "[data-r='r0068'].mk")

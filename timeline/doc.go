@@ -45,11 +45,15 @@
 // a focus pauses it (CD-2), an edit freezes it and Take time holds it for good (CD-4),
 // the client's own ASK_TIMED_OUT result is a local expiry (CD-6); a probe's snapshot of
 // the client's cards wins over that inference where one was taken. Each client lane
-// shows its clock skew (its records' clock reading minus the host's).
+// shows its clock skew (its records' clock reading minus the host's), and a skewed
+// client's lane its clock's readings under the axis's ticks (clock.go).
 //
 // The time axis (axis.go) breaks long idle gaps, and inside one instant it has a
 // sequence sub-axis: records of one virtual instant stand side by side in sequence
-// order, so same-instant ordering reads left to right and message arrows point forward.
+// order, so same-instant ordering reads left to right and message arrows point forward;
+// a call's bar, its claims and its countdowns start and end at their records' own slots.
+// Zoomed in far enough, a busy instant shows a bracket under the axis with its time and
+// its number of records (subaxis.go), so the records inside it still say when they are.
 // The script (script.go) zooms and pans that axis (ctrl + wheel, drag, shift + wheel,
 // + - 0 and the arrow keys) and on a click lists a record, its message's other end, the
 // later records of the same call, stream, event or request (relations.go) and the

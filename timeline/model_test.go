@@ -226,7 +226,7 @@ func TestCountdowns(t *testing.T) {
 	t.Run("CD-10 a clock jump shows in the client's skew", func(t *testing.T) {
 		r := library(t, "cd-clock-jump-moves-local-expiry")
 		pg := string(Render(Input{Scenario: "x", Trace: r.Trace}))
-		if !strings.Contains(pg, `class="skew" data-client="a"`) || !strings.Contains(pg, "clock +0ms → ") {
+		if !strings.Contains(pg, `class="skew" data-client="a"`) || !strings.Contains(pg, "clock +0s → ") {
 			t.Fatalf("no skew change on the page")
 		}
 	})

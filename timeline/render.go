@@ -353,7 +353,14 @@ func (p *page) runHeader(r *run) {
 	p.w("<p class=\"meta\">", esc(strings.Join(meta, " · ")), "</p>\n")
 	p.verdictBox(r)
 	for _, n := range in.Notes {
-		p.w("<p class=\"notes\">", esc(n), "</p>\n")
+		// a note of several lines (a golden's diff) folds under its first line, its
+		// lines kept as lines
+		first, rest, multi := strings.Cut(n, "\n")
+		if !multi {
+			p.w("<p class=\"notes\">", esc(n), "</p>\n")
+			continue
+		}
+		p.w("<details class=\"notes\"><summary>", esc(first), "</summary><pre>", esc(rest), "</pre></details>\n")
 	}
 }
 
@@ -496,8 +503,10 @@ func (p *page) svg() {
 			p.w("<text class=\"tk", fine, "\" data-x=\"", f1(t.x), "\" x=\"", f1(t.x), "\" y=\"", f1(p.axisY-4), "\" text-anchor=\"middle\">", esc(t.label), "</text>\n")
 		}
 	}
+	p.subAxis()
 	p.faultRules()
 	for _, r := range p.runs {
+		p.clockReadings(r)
 		p.violationRules(r)
 		p.divergenceRule(r)
 		p.messages(r)
@@ -599,11 +608,12 @@ func skewList(sk []int64) string {
 	return strings.Join(s, ", ")
 }
 
+// signedMs is a clock difference with its sign: +30s, -2m, +0s, -391ms.
 func signedMs(d int64) string {
 	if d >= 0 {
-		return "+" + strconv.FormatInt(d, 10) + "ms"
+		return "+" + fmtMs(d)
 	}
-	return strconv.FormatInt(d, 10) + "ms"
+	return fmtMs(d)
 }
 
 // marks draws a mark for every record of every lane of run r.
@@ -742,9 +752,17 @@ func (p *page) faultRules() {
 				label = r.label + " " + label
 			}
 			wd := float64(utf8.RuneCountInString(label))*5.6 + 6
+			lx, anchor := x+2, "" // a label that would run past the right edge ends at its rule
+			if lx+wd > p.width {
+				lx, anchor = x-2, " text-anchor=\"end\""
+			}
+			start := lx
+			if anchor != "" {
+				start = lx - wd
+			}
 			row := 0
 			for k := range last {
-				if x >= last[k] {
+				if start >= last[k] {
 					row = k
 					break
 				}
@@ -752,8 +770,8 @@ func (p *page) faultRules() {
 					row = k
 				}
 			}
-			last[row] = x + wd
-			p.w("<a href=\"#", r.id(f.rec), "\"><text class=\"fl\" data-r=\"", r.id(f.rec), "\" data-x=\"", f1(x+2), "\" x=\"", f1(x+2), "\" y=\"", f1(p.faultY+float64(row+1)*faultRowH-3), "\">", esc(label), title, "</text></a>\n")
+			last[row] = start + wd
+			p.w("<a href=\"#", r.id(f.rec), "\"><text class=\"fl\" data-r=\"", r.id(f.rec), "\" data-x=\"", f1(x+2), "\" x=\"", f1(lx), "\" y=\"", f1(p.faultY+float64(row+1)*faultRowH-3), "\"", anchor, ">", esc(label), title, "</text></a>\n")
 		}
 	}
 }
@@ -783,9 +801,10 @@ func (p *page) calls(r *run) {
 	if len(r.m.calls) == 0 {
 		p.w("<text class=\"ql\" data-x=\"", f1(plotLeft), "\" x=\"", f1(plotLeft), "\" y=\"", f1(r.callsY+12), "\">no question call in this run</text>\n")
 	}
+	endX := p.at(r, -1, r.m.end) // where a bar still open at the end stops
 	for i, c := range r.m.calls {
 		p.w("<g class=\"call\" data-call=\"", esc(c.key()), "\" data-states=\"", esc(strings.Join(c.states(), " ")), "\">\n")
-		p.callBody(r, c, r.callY[i])
+		p.callBody(r, c, r.callY[i], endX)
 		p.w("</g>\n")
 	}
 }
@@ -804,8 +823,7 @@ func span(x0, x1, minW float64) string {
 	return "data-x=\"" + f1(x0) + "\" data-x2=\"" + f1(x1) + "\" data-minw=\"" + f1(minW) + "\" x=\"" + f1(x0) + "\" width=\"" + f1(max(x1-x0, minW)) + "\""
 }
 
-func (p *page) callBody(r *run, c *call, y float64) {
-	endX := p.ax.x(r.m.end)
+func (p *page) callBody(r *run, c *call, y, endX float64) {
 	label := c.key()
 	q := strings.Join(c.questions, " / ")
 	var states []string
@@ -825,22 +843,22 @@ func (p *page) callBody(r *run, c *call, y float64) {
 			break
 		}
 	}
-	hx := max(plotLeft, p.ax.x(c.first))
+	hx := max(plotLeft, p.at(r, c.firstRec, c.first))
 	p.w("<text class=\"ql\" data-x=\"", f1(hx), "\" x=\"", f1(hx), "\" y=\"", f1(y+callLabelH-3), "\">", esc(head), "<title>", esc(label+": "+q), "</title></text>\n")
 	by := y + callLabelH
 	if len(c.phases) == 0 {
-		x0 := p.ax.x(c.first)
+		x0 := p.at(r, c.firstRec, c.first)
 		p.w("<line class=\"rule\" data-x=\"", f1(x0), "\" data-x2=\"", f1(endX), "\" x1=\"", f1(x0), "\" y1=\"", f1(by+barH/2), "\" x2=\"", f1(endX), "\" y2=\"", f1(by+barH/2), "\"/>\n")
 	}
 	for j, ph := range c.phases {
-		x0 := p.ax.x(ph.from)
+		x0 := p.at(r, ph.rec, ph.from)
 		title := "<title>" + esc(label+" "+ph.state+" from "+fmtMs(ph.from)+"\n"+r.line(ph.rec)) + "</title>"
 		id := r.id(ph.rec)
 		switch ph.state {
 		case stateOpen, stateContinued:
 			x1 := endX
 			if j+1 < len(c.phases) {
-				x1 = p.ax.x(c.phases[j+1].from)
+				x1 = p.at(r, c.phases[j+1].rec, c.phases[j+1].from)
 			}
 			p.w("<a href=\"#", id, "\"><rect class=\"ph ", ph.state, "\" data-r=\"", id, "\" ", span(x0, x1, 2), " y=\"", f1(by), "\" height=\"", f1(barH), "\" rx=\"2\">", title, "</rect></a>\n")
 		default:
@@ -858,7 +876,7 @@ func (p *page) callBody(r *run, c *call, y float64) {
 			if cl.client != name {
 				continue
 			}
-			x0, x1 := p.ax.x(cl.from), p.ax.x(cl.to)
+			x0, x1 := p.at(r, cl.fromRec, cl.from), p.at(r, cl.toRec, cl.to)
 			cls := "claim"
 			end := "\n" + r.line(cl.toRec)
 			if cl.toRec < 0 {
@@ -877,12 +895,25 @@ func (p *page) callBody(r *run, c *call, y float64) {
 	}
 }
 
+// at is the pixel of record rec of run r, at instant t: the record's own slot on its
+// instant's sequence sub-axis when it has a mark, so a bar that a record starts or ends
+// starts or ends at that record and not at the first record of its instant; the
+// instant's first slot otherwise, or for the end of the run (rec -1: still open, or
+// the final state) its last slot, past every record of the run.
+func (p *page) at(r *run, rec int, t int64) float64 {
+	if xy, ok := r.markXY[rec]; ok && rec >= 0 {
+		return xy[0]
+	}
+	if rec < 0 && t >= r.m.end {
+		return p.ax.xk(t, p.maxRank(t))
+	}
+	return p.ax.x(t)
+}
+
 func (p *page) point(r *run, pt point, y0, y1 float64) {
-	x := p.ax.x(pt.t)
+	x := p.ax.x(pt.t) // a deadline or a timer: a time to come, not its record's
 	if pt.kind == "answer" || pt.kind == "expired" || pt.kind == "closed" || pt.kind == "cdexpired" {
-		if xy, ok := r.markXY[pt.rec]; ok {
-			x = xy[0] // an instant's record: its own slot
-		}
+		x = p.at(r, pt.rec, pt.t)
 	}
 	title := "<title>" + esc(pt.text+" at "+fmtMs(pt.t)+"\n"+r.line(pt.rec)) + "</title>"
 	id := r.id(pt.rec)
@@ -910,13 +941,7 @@ func (p *page) point(r *run, pt point, y0, y1 float64) {
 func (p *page) countdownRow(r *run, cd *countdown, cy float64) {
 	label := cd.call.key()
 	for _, s := range cd.segs {
-		x0, x1 := p.ax.x(s.from), p.ax.x(s.to)
-		if xy, ok := r.markXY[s.fromRec]; ok {
-			x0 = xy[0]
-		}
-		if xy, ok := r.markXY[s.toRec]; ok && s.toRec >= 0 {
-			x1 = xy[0]
-		}
+		x0, x1 := p.at(r, s.fromRec, s.from), p.at(r, s.toRec, s.to)
 		what := map[string]string{cdRunning: "running", cdPaused: "paused by a focus on a pristine surface (CD-2)",
 			cdFrozen: "frozen for good by an edit (CD-4)", cdHeld: "held by Take time (CD-4)"}[s.state]
 		text := "countdown of " + cd.client + " on " + label + ": " + what + " from " + fmtMs(s.from) + " with " + fmtMs(s.left) + " left on its clock"

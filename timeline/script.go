@@ -12,7 +12,8 @@ package timeline
 //
 // The view maps a base x to L + (x - L) * zoom - offset; the lane and call labels sit
 // outside the clipped plot and stay put. A run wider than the window opens fitted to it
-// (a zoom below 1), and tick labels closer than 48 px are hidden at each zoom. body data-ready="1" says it ran (the browser
+// (a zoom below 1), and tick labels closer than 48 px are hidden at each zoom (a skewed
+// client's clock reading under a tick with it). body data-ready="1" says it ran (the browser
 // test reads it), and an uncaught error is written to body data-js-error.
 const script = `(function () {
   "use strict";
@@ -35,7 +36,7 @@ const script = `(function () {
     svg.setAttribute("width", (L + V + pad).toFixed(1));
     svg.setAttribute("viewBox", "0 0 " + (L + V + pad).toFixed(1) + " " + H);
   }
-  var ticks = [], fineTicks = [], flabels = [];
+  var ticks = [], fineTicks = [], flabels = [], readings = [], subs = [];
   var els = Array.prototype.slice.call(svg.querySelectorAll("[data-x]")).map(function (e) {
     var a = function (n) { var v = e.getAttribute(n); return v === null ? null : +v; };
     return { e: e, t: e.tagName.toLowerCase(), x: a("data-x"), x2: a("data-x2"), y: a("data-y"), minw: a("data-minw") || 0 };
@@ -43,7 +44,10 @@ const script = `(function () {
   els.forEach(function (b) {
     var c = b.e.getAttribute("class") || "";
     if (c.split(" ").indexOf("tk") >= 0 || c.indexOf("tkl") >= 0) { (c.indexOf("fine") >= 0 ? fineTicks : ticks).push(b); }
-    if (c === "fl") { b.w = b.e.textContent.length * 5.6 + 4; b.row = b.e.getAttribute("y"); flabels.push(b); }
+    // a fault label's width: its own text, not its tooltip's
+    if (c === "fl") { var t0 = b.e.firstChild; b.w = (t0 && t0.nodeType === 3 ? t0.nodeValue.length : 0) * 5.6 + 4; b.row = b.e.getAttribute("y"); flabels.push(b); }
+    if (c === "subl") { subs.push(b); }
+    if (c.indexOf("lck") === 0) { b.k = +b.e.getAttribute("data-tick"); b.fine = c.indexOf("fine") > 0; readings.push(b); }
   });
   fit();
   var z = zmin, off = 0;
@@ -66,23 +70,40 @@ const script = `(function () {
     });
     // tick labels at least 48 px apart at this zoom (their rules with them): the
     // labelled ticks first, then the finer ones where they fit between
-    var shown = [], last = -1e9;
+    var shown = [], last = -1e9, tickShown = [];
     for (var i = 0; i + 1 < ticks.length; i += 2) {
       var x = X(ticks[i].x), show = x - last >= 48;
       ticks[i].e.style.display = ticks[i + 1].e.style.display = show ? "" : "none";
+      tickShown.push(show);
       if (show) { last = x; shown.push(x); }
     }
+    var fineShown = [];
     for (var j = 0; j + 1 < fineTicks.length; j += 2) {
       var fx = X(fineTicks[j].x), ok = fx >= L && fx <= L + V;
       for (var k = 0; ok && k < shown.length; k++) { if (Math.abs(shown[k] - fx) < 48) { ok = false; } }
       fineTicks[j].e.style.display = fineTicks[j + 1].e.style.display = ok ? "inline" : "none";
+      fineShown.push(ok);
       if (ok) { shown.push(fx); }
     }
+    // a skewed client's clock reading shows under its tick only
+    readings.forEach(function (b) { b.e.style.display = (b.fine ? fineShown : tickShown)[b.k] ? "inline" : "none"; });
+    // an instant's bracket on the sequence sub-axis shows once its records are spread
+    // wider than its label
+    subs.forEach(function (b) {
+      var x0 = Math.max(X(b.x), L), x1 = Math.min(X(b.x2), L + V);
+      b.e.parentNode.style.display = x1 - x0 >= 110 ? "inline" : "none";
+      b.e.setAttribute("x", x0.toFixed(1));
+    });
     // fault labels that would overlap the previous one of their row are hidden (the
-    // rule and its tooltip stay)
+    // rule and its tooltip stay); one that would run past the plot's right edge ends at
+    // its rule instead
     var ends = {};
     flabels.forEach(function (b) {
-      var x = X(b.x), show = !(b.row in ends) || x >= ends[b.row];
+      var x = X(b.x), left = x + b.w > L + V + pad;
+      if (left) { x = X(b.x) - 4 - b.w; }
+      b.e.setAttribute("x", (left ? x + b.w : x).toFixed(1));
+      b.e.setAttribute("text-anchor", left ? "end" : "start");
+      var show = !(b.row in ends) || x >= ends[b.row];
       b.e.style.display = show ? "" : "none";
       if (show) { ends[b.row] = x + b.w; }
     });

@@ -22,6 +22,8 @@ h2.runh{font-size:15px;margin:12px 0 2px}
 .divergence .minus{background:#ffe3e3}
 .divergence .plus{background:#e3f9e5}
 .notes{color:#9b1c1c;font-size:12px;margin:4px 0}
+details.notes summary{cursor:pointer}
+details.notes pre{font-size:11px;white-space:pre-wrap;margin:4px 0 4px 14px}
 .tools{margin:4px 0 6px;font-size:12px}
 .tools button{font:inherit;min-width:28px;margin-right:4px}
 .tools .hint{color:#52606d;margin-left:8px}
@@ -31,14 +33,18 @@ h2.runh{font-size:15px;margin:12px 0 2px}
 svg text{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:10px;fill:#323f4b}
 svg .lbl{font-size:11px;font-weight:600}
 svg .skew{font-size:9px;fill:#52606d}
-svg .runl{font-size:12px;font-weight:700;fill:#1f2933}
+svg .lck{font-size:8px;fill:#7b8794}
+svg .runl{font-size:12px;font-weight:700;fill:#1f2933;paint-order:stroke;stroke:#fff;stroke-width:4px;stroke-linejoin:round}
 svg .runbg{fill:none;stroke:#9aa5b1;stroke-width:1}
 svg .gutter{fill:#fff;fill-opacity:.85}
-svg .ql{font-family:system-ui,sans-serif;font-size:11px}
+svg .ql{font-family:system-ui,sans-serif;font-size:11px;paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}
 svg .tk{fill:#616e7c}
 svg .fine{display:none}
 svg .brk{fill:#f5f7fa}
 svg .brkl{fill:#9aa5b1;font-size:9px}
+svg .subax{display:none}
+svg .subb{stroke:#7b8794;stroke-width:1}
+svg .subl{fill:#52606d;font-size:9px}
 svg .lane0{fill:#fafbfc}
 svg .lane1{fill:#f0f4f8}
 svg .rule{stroke:#cbd2d9;stroke-width:1}
@@ -74,7 +80,7 @@ svg .msg.inflight{stroke-dasharray:1 3}
 svg .msg.sel{stroke:#c2255c;stroke-width:2.5}
 svg .ahp{fill:#52606d}
 svg .lostx path{stroke:#cf1124;stroke-width:2.2}
-svg .dly{fill:#e8590c;font-size:9px;font-weight:700}
+svg .dly{fill:#e8590c;font-size:9px;font-weight:700;paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}
 svg .ph.open{fill:#5b9cf5}
 svg .ph.continued{fill:#f7b23b}
 svg .end.settled{fill:#3f9142}

@@ -31,8 +31,10 @@ cancels, claim streams, RPCs and replies; a lost message ends in a cross, a dela
 is thick and labelled with its latency), a bar per question call (open, continued,
 settled, removed) with its wait deadline, each client's claims and local countdown
 (running, paused by a focus, frozen by an edit, held by Take time, expired locally) and
-each client's clock skew, faults as vertical rules, and the oracle's verdict on top.
-Records of one virtual instant stand side by side in sequence order. In a browser:
+each client's clock skew (a skewed client's lane reads its own clock under the axis's
+ticks), faults as vertical rules, and the oracle's verdict on top. Records of one
+virtual instant stand side by side in sequence order (zoomed in, a busy instant is
+bracketed with its time and record count). In a browser:
 ctrl + wheel or + / - zooms the time axis at the pointer, a drag, shift + wheel or the
 arrow keys pan, 0 shows the whole run, a click on a mark lists its record, its
 message's other end, the later records of the same call, stream, event or request and
