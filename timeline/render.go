@@ -17,6 +17,7 @@ type Input struct {
 	Seed     uint64
 	Mutant   string // the named engine bug the run had switched on, if any
 	Host     string // the host process that ran it ("" for the reference engine in-process)
+	Client   string // the client process every client was ("" for the reference client in-process)
 	Trace    *trace.Trace
 	// Verdict is the oracle's canonical verdict text ("oracle: ok", "oracle: violation\n
 	// INV-… at 0042: …"); "" when no oracle ran.
@@ -345,6 +346,9 @@ func (p *page) runHeader(r *run) {
 	if in.Host != "" {
 		meta = append(meta, "host "+in.Host)
 	}
+	if in.Client != "" {
+		meta = append(meta, "client "+in.Client)
+	}
 	meta = append(meta, count(len(r.tr.Records), "record"), "virtual time 0s to "+fmtMs(r.m.end),
 		count(len(r.m.calls), "question call"), count(len(r.m.msgs), "message"), count(len(r.m.faults), "fault"))
 	if in.Source != "" {
@@ -543,6 +547,9 @@ func (r *run) describe() string {
 	}
 	if r.in.Host != "" {
 		s += " host " + r.in.Host
+	}
+	if r.in.Client != "" {
+		s += " client " + r.in.Client
 	}
 	if r.v.status != "" {
 		s += " · oracle: " + r.v.status

@@ -129,3 +129,31 @@ func TestClientFlagOnShrinkAndRecord(t *testing.T) {
 		t.Fatalf("record --client wrote another run than the in-process client (%d and %d bytes)", len(in), len(got))
 	}
 }
+
+// simrun timeline --client draws a client process's run, and --against-client draws it
+// beside the reference client's: the reference client served over the protocol is the
+// same run (exit 0), one with a client-side bug parts from it (exit 1), and the page names
+// the process.
+func TestClientFlagOnTimeline(t *testing.T) {
+	dir := t.TempDir()
+	witness := "../../killmatrix/testdata/witness/take-time-ignored.yaml"
+	t.Setenv("SIMRUN_TEST_HOST", "refclient")
+	if code, _, errs := run("timeline", "--against-client", os.Args[0], witness, "-o", dir+"/same.html"); code != 0 {
+		t.Fatalf("the reference client over the protocol parts from the in-process one: exit %d\n%s", code, errs)
+	}
+	t.Setenv("SIMRUN_TEST_MUTANT", "take-time-ignored")
+	code, _, errs := run("timeline", "--against-client", os.Args[0], witness, "-o", dir+"/differ.html")
+	if code != 1 || !strings.Contains(errs, "the runs differ") {
+		t.Fatalf("a client ignoring Take time draws the same run: exit %d\n%s", code, errs)
+	}
+	page, _ := os.ReadFile(dir + "/differ.html")
+	if !strings.Contains(string(page), "client "+os.Args[0]) {
+		t.Error("the page does not name the client process")
+	}
+	if code, _, errs := run("timeline", "--client", os.Args[0], witness, "-o", dir+"/one.html"); code != 1 {
+		t.Fatalf("timeline --client of a failing client: exit %d\n%s", code, errs)
+	}
+	if code, _, errs := run("timeline", "--client", "/nonexistent/ui", witness, "-o", dir+"/x.html"); code != 2 || !strings.Contains(errs, "client") {
+		t.Fatalf("timeline --client with no such process: exit %d\n%s", code, errs)
+	}
+}

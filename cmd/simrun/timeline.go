@@ -18,7 +18,7 @@ func init() {
 // timelineSynopsis is timeline's usage line; timelineHelp, what `simrun help timeline`
 // and `simrun timeline -h` print above the flags (synopses).
 const (
-	timelineSynopsis = "simrun timeline FILE [--seed N] [--mutant NAME] [--json] [--host CMD] [--against FILE2] [--against-seed N] [--against-mutant NAME] [--against-host CMD] -o FILE.html   (-o - writes to stdout)"
+	timelineSynopsis = "simrun timeline FILE [--seed N] [--mutant NAME] [--json] [--host CMD] [--client CMD] [--against FILE2] [--against-seed N] [--against-mutant NAME] [--against-host CMD] [--against-client CMD] -o FILE.html   (-o - writes to stdout)"
 	timelineUsage    = "usage: " + timelineSynopsis
 )
 
@@ -49,6 +49,7 @@ the same page below the first, A. B is A with what the flags change:
   --against-seed N        B runs at seed N
   --against-mutant NAME   B runs with the named engine bug switched on
   --against-host CMD      B runs against the host process CMD (twosettle-conform/1)
+  --against-client CMD    B runs with the client process CMD as every client
 e.g. simrun timeline s.yaml --against-seed 7 -o diff.html, or
      simrun timeline s.yaml --against-mutant cancel-to-winner -o diff.html.
 The first record where the two transcripts differ (or the first differing final-state
@@ -69,11 +70,13 @@ func timelineMain(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&seed, "seed", "run at this seed instead of the scenario's own")
 	mutantName := fs.String("mutant", "", "run against the reference engine with this named bug switched on")
 	hostCmd := hostFlag(fs)
+	clientCmd := clientFlag(fs)
 	out := fs.String("o", "", "the HTML file to write (- for stdout); required")
 	againstFile := fs.String("against", "", "draw a second run, B, of this scenario file on the same page")
 	fs.Var(&againstSeed, "against-seed", "draw a second run, B, at this seed")
 	againstMutant := fs.String("against-mutant", "", "draw a second run, B, with this named engine bug switched on")
 	againstHost := fs.String("against-host", "", "draw a second run, B, against this host process")
+	againstClient := fs.String("against-client", "", "draw a second run, B, with this client process as every client")
 	asJSON := fs.Bool("json", false, "print the run's result (with --against…, both runs' results) as one JSON object (as simrun run --json) on stdout (not with -o -)")
 	paths, ok := parse(fs, args, stderr)
 	if !ok {
@@ -99,8 +102,8 @@ func timelineMain(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	a := timelineRun{file: paths[0], seed: seed.v, mutant: *mutantName, host: *hostCmd}
-	against := *againstFile != "" || againstSeed.set || *againstMutant != "" || *againstHost != ""
+	a := timelineRun{file: paths[0], seed: seed.v, mutant: *mutantName, host: *hostCmd, client: *clientCmd}
+	against := *againstFile != "" || againstSeed.set || *againstMutant != "" || *againstHost != "" || *againstClient != ""
 	if !against {
 		in, r, ok := a.run(stderr)
 		if !ok {
@@ -126,6 +129,9 @@ func timelineMain(args []string, stdout, stderr io.Writer) int {
 	}
 	if *againstHost != "" {
 		b.host = *againstHost
+	}
+	if *againstClient != "" {
+		b.client = *againstClient
 	}
 	ina, ra, ok := a.run(stderr)
 	if !ok {
@@ -156,12 +162,13 @@ type timelineRun struct {
 	seed   uint64 // 0: the scenario's own
 	mutant string
 	host   string
+	client string
 }
 
 // run runs it and prints its result line (and details) on stderr; ok is false (exit 2)
 // for a file that cannot be read or an invalid scenario.
 func (t timelineRun) run(stderr io.Writer) (timeline.Input, *harness.Result, bool) {
-	r, ok := runScenarioFile(t.file, "draw", t.seed, t.mutant, t.host, stderr)
+	r, ok := runScenarioFileWith(t.file, "draw", t.seed, t.mutant, t.host, t.client, stderr)
 	if !ok {
 		return timeline.Input{}, nil, false
 	}
@@ -170,7 +177,7 @@ func (t timelineRun) run(stderr io.Writer) (timeline.Input, *harness.Result, boo
 		return timeline.Input{}, nil, false
 	}
 	in := timeline.Input{Scenario: r.Scenario.Name, Summary: r.Scenario.Summary, Source: t.file, Seed: r.Seed,
-		Mutant: t.mutant, Host: t.host, Trace: r.Trace}
+		Mutant: t.mutant, Host: t.host, Client: t.client, Trace: r.Trace}
 	if r.Verdict != nil {
 		in.Verdict = r.Verdict.Text
 	}
