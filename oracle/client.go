@@ -181,8 +181,14 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 		delete(cm.results, x.RPCID)
 		if gen, ok := cm.resultGen[x.RPCID]; ok {
 			delete(cm.resultGen, x.RPCID)
-			if !x.Envelope.OK && gen == cm.gen {
+			if !x.Envelope.OK && gen == cm.gen && !cm.failing {
+				// the generation fails (docs/PEER-RUNTIME.md §1.4): every delivery whose
+				// outcome is not sent yet is aborted with it, so its request is no longer
+				// held (no outcome follows; the next generation replays it)
 				cm.failing = true
+				for _, ev := range cm.events {
+					ev.done = true
+				}
 			}
 		}
 	case wire.LinkDown, wire.Reload:

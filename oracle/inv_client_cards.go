@@ -7,7 +7,8 @@ import "github.com/twosettle/twosettle/engine/wire"
 //   - one card per (Session, call id) (CARD-1);
 //   - a forwarded question request the page still holds keeps its call's card, before
 //     and through its claim's first frame, whether or not the projection lists the call
-//     yet (CARD-2);
+//     yet (CARD-2); a failed $events/result aborts the generation's undecided requests,
+//     which the page then no longer holds (docs/PEER-RUNTIME.md §1.4);
 //   - a continued card whose reply waits in the page's inbox view is not listed, unless a
 //     live request still holds it, and a call the page's projection lists continued with
 //     no reply of its own waiting has its card (CARD-9: a discard brings it back with the

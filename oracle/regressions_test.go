@@ -126,6 +126,15 @@ var regressions = []regression{
 	{file: "steered-reply-for-any-call", was: []string{"INV-LATE-ONLY-CONTINUED"},
 		why:   "NODE-1 a reply the model steers with a recorded source is another producer's input, taken as it is for an unknown or an open call: LATE-1 binds answer() only",
 		frags: []string{`host in send s1 next-step`, `+[msg-1 user-question-reply(call=c9,outcome=answered)`, `+[msg-2 user-question-reply(call=c1,outcome=answered) "typed elsewhere"]`, `wait s1/c1 armed at=2010`}},
+	{file: "fuzz-4010", was: []string{"INV-CLIENT-CARDS"},
+		why:   "CARD-2 GW-7 a failed $events/result fails the generation: its undecided request is aborted, no longer held, so its card may go",
+		frags: []string{`a@784 in frame waterfall ev=e3`, `a@822 in http rpc=a-r1 {"ok":false`, `a@822 out cancel gen=1 stream=a-s3`, `host out send a.2 waterfall ev=e3`}},
+	{file: "failed-result-aborts-a-second-run-code-sub-call-request", was: []string{"INV-CLIENT-CARDS"},
+		why:   "CARD-2 GW-7 a failed $events/result aborts a second run_code call's timed sub-call request with the generation",
+		frags: []string{`a@13007 in frame waterfall ev=e4`, `"wait":{"callId":"c9:ptc:1","timed":true}`, `a@14959 in http rpc=a-r2 {"ok":false`, `a@14959 out cancel gen=1 stream=a-s4`}},
+	{file: "failed-result-aborts-a-blocking-sub-call-request", was: []string{"INV-CLIENT-CARDS"},
+		why:   "CARD-2 GW-7 a failed $events/result aborts a blocking run_code sub-call's request (no claim) with the generation",
+		frags: []string{`"wait":{"callId":"c7:ptc:1"}}`, `a@242219 in http rpc=a-r2 {"ok":false`, `a@244181 in frame waterfall ev=e3`}},
 	{file: "fuzz-6396", was: []string{"INV-CLIENT-EXPIRY"},
 		why:   "CARD-12 teardown removes every card with its draft and disposition",
 		frags: []string{`in user teardown`, `in reload`, `ev=e1 rejected UserQuestionError/ASK_TIMED_OUT`}},
@@ -279,6 +288,11 @@ func TestRegressionsStillCatch(t *testing.T) {
 				}
 			}
 			return m.find(0, "t=557 host out send a.1 cancel ev=e5")
+		}},
+		{"fuzz-4010", "INV-CLIENT-CARDS", "CARD-2 a request held through a result that succeeded keeps its card", func(m *mut) int {
+			i := m.find(0, `a@822 in http rpc=a-r1 {"ok":false`)
+			m.set(i, wire.FromHTTP{RPCID: "a-r1", Envelope: wire.Envelope{OK: true}})
+			return m.find(0, "sim probe expect@1.107s")
 		}},
 		{"disconnect-at-sleep-end", "INV-GW-GENERATION", "GW-7 a request to the dropped generation with no timer due", func(m *mut) int {
 			i := m.find(0, "t=7425 host in disconnect a")
