@@ -297,6 +297,21 @@ func (cm *clientModel) cardKey(a wire.UserAction) (fgKey, bool) {
 		case n > 1:
 			return fgKey{}, false
 		}
+		// no request for it (a link-down or reload forgot them): the client finds the card
+		// among those on its page, so the Sessions of the cards the page may hold decide,
+		// again only when they are one (a stale claim stream of a swept card of another
+		// Session used to take the action)
+		for c := range cm.cards { // one key per (Session, call id)
+			if c.callID == a.Card {
+				sess, n = c.session, n+1
+			}
+		}
+		switch {
+		case n == 1:
+			return fgKey{sess, a.Card}, true
+		case n > 1:
+			return fgKey{}, false
+		}
 		var claim *clientStream
 		for _, st := range cm.streams {
 			if st.call == a.Card && (claim == nil || st.openRec < claim.openRec) {
@@ -306,14 +321,7 @@ func (cm *clientModel) cardKey(a wire.UserAction) (fgKey, bool) {
 		if claim != nil {
 			return fgKey{claim.session, claim.call}, true
 		}
-		var k fgKey
-		ok := false
-		for c := range cm.cards {
-			if c.callID == a.Card && (!ok || c.session < k.session) {
-				k, ok = c, true
-			}
-		}
-		return k, ok
+		return fgKey{}, false
 	}
 	if a.Card != "" {
 		return fgKey{}, false

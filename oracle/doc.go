@@ -72,7 +72,9 @@
 //   - A default timeout is known only through Options.DefaultTimeoutMs, a WaitNote or the
 //     first claim frame.
 //   - A user action naming a call id without its Session is attributed only when the
-//     page's requests for that id (the live ones first) are one Session's.
+//     page's requests for that id (the live ones first) are one Session's, or, with no
+//     request left (a link-down, a reload), when the cards the page may hold for that id
+//     are one Session's.
 //   - Client invariants attribute a user action naming the composer seat (Card "") only
 //     when every card the page may hold in the Session(s) addressed is one call's: the
 //     call-keyed cards of the requests and projection rows the client received (until a

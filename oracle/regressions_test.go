@@ -135,6 +135,9 @@ var regressions = []regression{
 	{file: "failed-result-aborts-a-blocking-sub-call-request", was: []string{"INV-CLIENT-CARDS"},
 		why:   "CARD-2 GW-7 a failed $events/result aborts a blocking run_code sub-call's request (no claim) with the generation",
 		frags: []string{`"wait":{"callId":"c7:ptc:1"}}`, `a@242219 in http rpc=a-r2 {"ok":false`, `a@244181 in frame waterfall ev=e3`}},
+	{file: "fuzz-18304", was: []string{"INV-CLIENT-COUNTDOWN"},
+		why:   "CD-4 after a link-down an edit naming a call id without its Session goes to the page's one card for it, not to a swept card of another Session whose old claim stream names the same id",
+		frags: []string{`a@0 out open gen=1 stream=a-s1 userQuestions/attachWait {"agentId":"f2","callId":"c3"}`, `a@0 out open gen=1 stream=a-s2 userQuestions/attachWait {"agentId":"s1","callId":"c3"}`, `a@1611 in link-down`, `a@1611 in user skip card=c3`}},
 	{file: "fuzz-6396", was: []string{"INV-CLIENT-EXPIRY"},
 		why:   "CARD-12 teardown removes every card with its draft and disposition",
 		frags: []string{`in user teardown`, `in reload`, `ev=e1 rejected UserQuestionError/ASK_TIMED_OUT`}},
@@ -293,6 +296,13 @@ func TestRegressionsStillCatch(t *testing.T) {
 			i := m.find(0, `a@822 in http rpc=a-r1 {"ok":false`)
 			m.set(i, wire.FromHTTP{RPCID: "a-r1", Envelope: wire.Envelope{OK: true}})
 			return m.find(0, "sim probe expect@1.107s")
+		}},
+		{"fuzz-18304", "INV-CLIENT-COUNTDOWN", "CD-4 an edit named for the other Session's call does not freeze this card", func(m *mut) int {
+			i := m.find(0, "a@1611 in user skip card=c3")
+			u := m.tr.Records[i].Payload.(wire.User)
+			u.Action.Session = "f2"
+			m.set(i, u)
+			return m.find(0, "sim probe expect@7.194s")
 		}},
 		{"disconnect-at-sleep-end", "INV-GW-GENERATION", "GW-7 a request to the dropped generation with no timer due", func(m *mut) int {
 			i := m.find(0, "t=7425 host in disconnect a")
