@@ -36,6 +36,9 @@ type clientModel struct {
 	cards   map[fgKey]bool // call-keyed cards the page may hold (true: never swept)
 	settled map[fgKey]bool // calls the last update showed settled and not active
 	torn    bool           // the questions UI was torn down (no reconciliation)
+	// Sessions the user unbound from the page's view (wire.ActUnbind): their updates still
+	// replace the views, but create and sweep no card until bind reconciles them (CARD-8)
+	unbound map[string]bool
 
 	// what the page last received of each Session (since its last load): the projection
 	// and inbox views and the log length, which its rows, cards and nodes show
@@ -84,7 +87,7 @@ func (c *Checker) client(name string) *clientModel {
 	cm := c.clients[name]
 	if cm == nil {
 		cm = &clientModel{name: name, events: map[string]*clientEvent{}, streams: map[string]*clientStream{}, byCall: map[fgKey][]*clientStream{}, views: map[string]*clientView{}, blind: map[string]bool{},
-			results: map[string]*clientResult{}, resultGen: map[string]int{}, frozen: map[fgKey]int{}, frozeAt: map[fgKey]int{}, nq: map[fgKey]int{}, cards: map[fgKey]bool{}, settled: map[fgKey]bool{},
+			results: map[string]*clientResult{}, resultGen: map[string]int{}, frozen: map[fgKey]int{}, frozeAt: map[fgKey]int{}, nq: map[fgKey]int{}, cards: map[fgKey]bool{}, settled: map[fgKey]bool{}, unbound: map[string]bool{},
 			page: newClientPage(0), unkeyed: map[string]int{}}
 		cm.submits.reload()
 		c.clients[name] = cm
@@ -204,6 +207,7 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 			cm.reloads++
 			clear(cm.settled)
 			clear(cm.views)
+			clear(cm.unbound) // a new page binds every Session
 			cm.torn = false
 			cm.page = newClientPage(cm.reloads)
 			cm.submits.reload()
@@ -224,6 +228,8 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 			cm.torn = true
 			clear(cm.cards)
 			clear(cm.frozen)
+		case wire.ActUnbind, wire.ActBind:
+			cm.binding(a)
 		}
 		switch a.Kind {
 		case wire.ActSubmit, wire.ActNext, wire.ActContinue:
@@ -358,26 +364,7 @@ func (cm *clientModel) reconcile(f wire.SessionUpdate) {
 	// reconcile stays linear in the open questions (an update per change, each listing
 	// every open question, made the checker cubic in them when each card looked its call
 	// up in the rows and the requests).
-	queued := map[string]bool{}
-	for _, l := range [2][]session.Message{f.Inbox.NextStep, f.Inbox.NextTurn} {
-		for _, m := range l {
-			if m.Source.Kind == session.SourceUserQuestionReply {
-				queued[m.Source.CallID] = true
-			}
-		}
-	}
-	rowState := make(map[string]string, len(f.Questions.Active)) // the first row of each call
-	for _, r := range f.Questions.Active {
-		if _, ok := rowState[r.CallID]; !ok {
-			rowState[r.CallID] = r.State
-		}
-	}
-	listed := func(call string) bool { _, ok := rowState[call]; return ok }
-	// creates reports whether the update makes a card for call on a page without one
-	creates := func(call string) bool {
-		st, ok := rowState[call]
-		return ok && st == wire.StateContinued && !queued[call]
-	}
+	rowState, queued := rowsOf(f.Questions, f.Inbox)
 	for _, r := range f.Questions.Active {
 		if r.CallID != "" {
 			k := fgKey{f.Session, r.CallID}
@@ -393,12 +380,73 @@ func (cm *clientModel) reconcile(f wire.SessionUpdate) {
 		}
 	}
 	for _, r := range f.Questions.Settled {
-		if !listed(r.CallID) {
+		if _, listed := rowState[r.CallID]; !listed {
 			cm.settled[fgKey{f.Session, r.CallID}] = true
 		}
 	}
+	if cm.unbound[f.Session] {
+		return // an unbound Session is not followed (docs/PEER.md §6.5): no card is swept
+	}
+	cm.sweep(f.Session, rowState, queued)
+}
+
+// rowsOf reads a Session's views for the sweep: the state of the first row of each
+// active call, and the calls whose late reply the inbox queues.
+func rowsOf(q wire.QuestionsView, in wire.InboxView) (rowState map[string]string, queued map[string]bool) {
+	queued = map[string]bool{}
+	for _, l := range [2][]session.Message{in.NextStep, in.NextTurn} {
+		for _, m := range l {
+			if m.Source.Kind == session.SourceUserQuestionReply {
+				queued[m.Source.CallID] = true
+			}
+		}
+	}
+	rowState = make(map[string]string, len(q.Active))
+	for _, r := range q.Active {
+		if _, ok := rowState[r.CallID]; !ok {
+			rowState[r.CallID] = r.State
+		}
+	}
+	return rowState, queued
+}
+
+// binding mirrors unbind and bind (docs/PEER.md §6.5): an unbound Session's updates
+// sweep no card; binding it again reconciles its latest views at once. Session may be
+// left out when the page knows one Session (as the client resolves it).
+func (cm *clientModel) binding(a wire.UserAction) {
+	sess := a.Session
+	if sess == "" && len(cm.views) == 1 {
+		for s := range cm.views {
+			sess = s
+		}
+	}
+	v := cm.views[sess]
+	if v == nil {
+		return // the client refuses it: no Session of that name on the page
+	}
+	if a.Kind == wire.ActUnbind {
+		cm.unbound[sess] = true
+		return
+	}
+	if !cm.unbound[sess] {
+		return
+	}
+	delete(cm.unbound, sess)
+	rowState, queued := rowsOf(v.questions, v.inbox)
+	cm.sweep(sess, rowState, queued)
+}
+
+// sweep is reconcile's card sweep for one Session (CARD-8, CARD-9, DRAFT-3), from its
+// rows (rowsOf) and the client's live requests.
+func (cm *clientModel) sweep(sess string, rowState map[string]string, queued map[string]bool) {
 	if cm.torn {
 		return
+	}
+	listed := func(call string) bool { _, ok := rowState[call]; return ok }
+	// creates reports whether the views make a card for call on a page without one
+	creates := func(call string) bool {
+		st, ok := rowState[call]
+		return ok && st == wire.StateContinued && !queued[call]
 	}
 	// the client's rows: a continued row whose reply waits in the inbox is left out
 	// (CARD-9), so its card goes too
@@ -408,13 +456,13 @@ func (cm *clientModel) reconcile(f wire.SessionUpdate) {
 	}
 	liveCalls := map[string]bool{}
 	for _, ev := range cm.events {
-		if !ev.done && ev.session == f.Session {
+		if !ev.done && ev.session == sess {
 			liveCalls[ev.call] = true
 		}
 	}
-	live := func(k fgKey) bool { return k.session == f.Session && liveCalls[k.callID] }
+	live := func(k fgKey) bool { return k.session == sess && liveCalls[k.callID] }
 	for k, sticky := range cm.cards {
-		if k.session != f.Session || shown(k.callID) || live(k) {
+		if k.session != sess || shown(k.callID) || live(k) {
 			continue
 		}
 		// swept (or a review panel): its draft and disposition go either way, so a later
@@ -427,7 +475,7 @@ func (cm *clientModel) reconcile(f wire.SessionUpdate) {
 	for k := range cm.frozen {
 		// a frozen call with no card on this page (a reload): its stored draft is pruned
 		// when a card of the Session mounts (DRAFT-3), at the latest once it is reconciled
-		if _, ok := cm.cards[k]; !ok && k.session == f.Session && !creates(k.callID) && !live(k) {
+		if _, ok := cm.cards[k]; !ok && k.session == sess && !creates(k.callID) && !live(k) {
 			delete(cm.frozen, k)
 		}
 	}

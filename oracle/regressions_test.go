@@ -138,6 +138,9 @@ var regressions = []regression{
 	{file: "fuzz-18304", was: []string{"INV-CLIENT-COUNTDOWN"},
 		why:   "CD-4 after a link-down an edit naming a call id without its Session goes to the page's one card for it, not to a swept card of another Session whose old claim stream names the same id",
 		frags: []string{`a@0 out open gen=1 stream=a-s1 userQuestions/attachWait {"agentId":"f2","callId":"c3"}`, `a@0 out open gen=1 stream=a-s2 userQuestions/attachWait {"agentId":"s1","callId":"c3"}`, `a@1611 in link-down`, `a@1611 in user skip card=c3`}},
+	{file: "card-unbound-submitted-card-lingers", was: []string{"INV-CLIENT-COUNTDOWN", "INV-CLIENT-CARDS"},
+		why:   "CARD-8 an unbound Session's update sweeps no card: the card answered meanwhile stays, with its draft and its edit's freeze",
+		frags: []string{`a@1 in user unbind`, `a@1 in user type text="x"`, `a@1 in frame session s1 events=6..6 questions{active=[] settled=[]}`, `card question:s1:c1 kind=question state=open wait=editing`}},
 	{file: "fuzz-6396", was: []string{"INV-CLIENT-EXPIRY"},
 		why:   "CARD-12 teardown removes every card with its draft and disposition",
 		frags: []string{`in user teardown`, `in reload`, `ev=e1 rejected UserQuestionError/ASK_TIMED_OUT`}},
@@ -303,6 +306,10 @@ func TestRegressionsStillCatch(t *testing.T) {
 			u.Action.Session = "f2"
 			m.set(i, u)
 			return m.find(0, "sim probe expect@7.194s")
+		}},
+		{"card-unbound-submitted-card-lingers", "INV-CLIENT-COUNTDOWN", "CARD-8 a bound Session's update sweeps the answered card with its freeze", func(m *mut) int {
+			m.del(m.find(0, "a@1 in user unbind"))
+			return m.find(0, "sim probe expect@75ms")
 		}},
 		{"disconnect-at-sleep-end", "INV-GW-GENERATION", "GW-7 a request to the dropped generation with no timer due", func(m *mut) int {
 			i := m.find(0, "t=7425 host in disconnect a")
