@@ -57,48 +57,15 @@ func (g *gen) steps(until scenarios.Duration) {
 	}
 }
 
-// stall holds the host's timers back for a while. A stall is kept off the span of a
-// run_code program whose sub-calls chain (a sleep or an ask, then an ask): the reference
-// host catches the first one's timer up at its due time and starts the next ask there,
-// which the oracle does not know yet (it counts the ask's deadline from the Apply that
-// caught up, INV-WAIT-DEADLINE; scenarios/findings has the case). Up to four draws look
-// for a free time; a seed that finds none has no stall.
+// stall holds the host's timers back for a while, at any time of the run: a run_code
+// chain (a sleep or an ask, then an ask) caught up after it starts its next ask at the
+// caught-up timer's due time, as the reference host records it (WAIT-1 in the host's own
+// time; the oracle reads the sub-call's recorded start).
 func (g *gen) stall(until scenarios.Duration) {
 	r := g.r
 	d := scenarios.Duration(between(r, 100, 5000))
-	var spans [][2]scenarios.Duration
-	for _, st := range g.s.Steps {
-		if st.Model == nil || st.Model.Kind != scenarios.ModelRun || len(st.Model.Calls) < 2 {
-			continue
-		}
-		end := st.At
-		for _, c := range st.Model.Calls[:len(st.Model.Calls)-1] {
-			switch c.Kind {
-			case scenarios.SubSleep:
-				end += c.For
-			case scenarios.SubAsk:
-				to := g.effective(c.Timeout)
-				if to < 0 {
-					to = 1 << 40 // no deadline: the chain may go on at any time
-				}
-				end += scenarios.Duration(to)
-			}
-		}
-		spans = append(spans, [2]scenarios.Duration{st.At, end})
-	}
-	for try := 0; try < 4; try++ {
-		at := scenarios.Duration(between(r, 0, max(0, until.Ms()-d.Ms())))
-		free := true
-		for _, sp := range spans {
-			if at <= sp[1] && at+d >= sp[0] {
-				free = false
-			}
-		}
-		if free {
-			g.add(at, scenarios.Step{Host: &scenarios.HostAction{Kind: scenarios.HostStall, For: d}})
-			return
-		}
-	}
+	at := scenarios.Duration(between(r, 0, max(0, until.Ms()-d.Ms())))
+	g.add(at, scenarios.Step{Host: &scenarios.HostAction{Kind: scenarios.HostStall, For: d}})
 }
 
 // guardedContinue presses Continue on a call's card, from the moment it can be shown:

@@ -141,6 +141,9 @@ var regressions = []regression{
 	{file: "card-unbound-submitted-card-lingers", was: []string{"INV-CLIENT-COUNTDOWN", "INV-CLIENT-CARDS"},
 		why:   "CARD-8 an unbound Session's update sweeps no card: the card answered meanwhile stays, with its draft and its edit's freeze",
 		frags: []string{`a@1 in user unbind`, `a@1 in user type text="x"`, `a@1 in frame session s1 events=6..6 questions{active=[] settled=[]}`, `card question:s1:c1 kind=question state=open wait=editing`}},
+	{file: "wait-stall-catches-up-a-ptc-chain", was: []string{"INV-WAIT-DEADLINE"},
+		why:   "WAIT-1 a run_code ask started by a sleep caught up after a host stall counts its deadline from the start its dispatch-start records",
+		frags: []string{`sim fault host-stall by=2442`, `t=3252 host out append s1 #8 t=1208 tool/ptc-dispatch-start parent=c4 sub=c4:ptc:2`, `wait s1/c4:ptc:2 created deadline=2208`}},
 	{file: "fuzz-6396", was: []string{"INV-CLIENT-EXPIRY"},
 		why:   "CARD-12 teardown removes every card with its draft and disposition",
 		frags: []string{`in user teardown`, `in reload`, `ev=e1 rejected UserQuestionError/ASK_TIMED_OUT`}},
@@ -310,6 +313,13 @@ func TestRegressionsStillCatch(t *testing.T) {
 		{"card-unbound-submitted-card-lingers", "INV-CLIENT-COUNTDOWN", "CARD-8 a bound Session's update sweeps the answered card with its freeze", func(m *mut) int {
 			m.del(m.find(0, "a@1 in user unbind"))
 			return m.find(0, "sim probe expect@75ms")
+		}},
+		{"wait-stall-catches-up-a-ptc-chain", "INV-WAIT-DEADLINE", "WAIT-1 a deadline earlier than the sub-call's recorded start", func(m *mut) int {
+			apply(m, m.find(0, "tool/ptc-dispatch-start parent=c4 sub=c4:ptc:2"), func(a wire.Appended) wire.Appended {
+				a.Event.Time = 1500 // the host says it started the ask later than its deadline allows
+				return a
+			})
+			return m.find(0, "wait s1/c4:ptc:2 created deadline=2208")
 		}},
 		{"disconnect-at-sleep-end", "INV-GW-GENERATION", "GW-7 a request to the dropped generation with no timer due", func(m *mut) int {
 			i := m.find(0, "t=7425 host in disconnect a")

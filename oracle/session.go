@@ -361,7 +361,7 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 			args := c.askArgs(d.Arguments)
 			p.ids = args.ids
 			if check {
-				c.ptcAsk(s, d.SubCallID, args, rec)
+				c.ptcAsk(s, d.SubCallID, args, rec, e.Time)
 			}
 		}
 		s.ptc = append(s.ptc, p)
