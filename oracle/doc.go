@@ -41,6 +41,9 @@
 //     command) is the scenario's, not the host's: it enters the log mirror, the reference
 //     fold and the inbox model (a turn/end releases the replies claimed in its turn), but
 //     no invariant is checked on it and the turn/step/call model is left as it was.
+//     After a restart the durable log, such events included, is read back as the cold
+//     load reads it: only a turn's own turn/end closes it (the repair closes the last open
+//     turn, docs/PEER-RUNTIME.md §5.5), and a call outside any open step is no step's call.
 //   - Snapshot invariants (INV-CLIENT-CARDS, -COUNTDOWN, -ROWS, -NODES, -SWEEP, -DRAFTS,
 //     -UNKEYED-KEYS, -SUBMIT, -AUTOFOCUS, -CONVERSATION, INV-RESERVATION-HELD) read what the
 //     actors show: every probe's snapshot (an expectation's, or one with no assertion) and

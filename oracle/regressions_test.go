@@ -144,6 +144,12 @@ var regressions = []regression{
 	{file: "wait-stall-catches-up-a-ptc-chain", was: []string{"INV-WAIT-DEADLINE"},
 		why:   "WAIT-1 a run_code ask started by a sleep caught up after a host stall counts its deadline from the start its dispatch-start records",
 		frags: []string{`sim fault host-stall by=2442`, `t=3252 host out append s1 #8 t=1208 tool/ptc-dispatch-start parent=c4 sub=c4:ptc:2`, `wait s1/c4:ptc:2 created deadline=2208`}},
+	{file: "fuzz-10253", was: []string{"INV-LOG-PAIRING"},
+		why:   "AGENT-3 a call written by hand outside any step, read back after a restart, is no call of the step the host runs next",
+		frags: []string{`host in append-event k1 tool/call turn=1 step=1 call=h5`, `host in restart`, `host out append k1 #6 t=11643 step/end turn=1 step=1`}},
+	{file: "fuzz-15121", was: []string{"INV-LOG-PAIRING"},
+		why:   "AGENT-3 a turn/end of another turn written by hand leaves the open turn to the restart's repair",
+		frags: []string{`host in append-event s1 turn/end turn=48`, `t=216 host in restart`, `tool/result turn=1 step=1 call=c2 error err=ToolOutcomeUnknownError/TOOL_OUTCOME_UNKNOWN`, `host out append s1 #10 t=0 turn/end turn=1 reason=interrupted`}},
 	{file: "fuzz-6396", was: []string{"INV-CLIENT-EXPIRY"},
 		why:   "CARD-12 teardown removes every card with its draft and disposition",
 		frags: []string{`in user teardown`, `in reload`, `ev=e1 rejected UserQuestionError/ASK_TIMED_OUT`}},
@@ -320,6 +326,12 @@ func TestRegressionsStillCatch(t *testing.T) {
 				return a
 			})
 			return m.find(0, "wait s1/c4:ptc:2 created deadline=2208")
+		}},
+		{"fuzz-15121", "INV-RESTART-PREFIX", "AGENT-3 the repair skips the turn another turn's end seems to close", func(m *mut) int {
+			for _, f := range []string{"turn/end turn=1 reason=interrupted", "step/end turn=1 step=1", "call=c2 error err=ToolOutcomeUnknownError/TOOL_OUTCOME_UNKNOWN"} {
+				m.del(m.find(0, f))
+			}
+			return m.find(0, "agent/inbox/spliced queued next-step") // the first event the restarted host appends
 		}},
 		{"disconnect-at-sleep-end", "INV-GW-GENERATION", "GW-7 a request to the dropped generation with no timer due", func(m *mut) int {
 			i := m.find(0, "t=7425 host in disconnect a")

@@ -245,7 +245,12 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 		if check && d.Reason.Kind == session.EndAborted {
 			c.turnAborted(s, rec)
 		}
-		s.turnOpen, s.stepOpen = false, false
+		// a durable log read back (a restart): another turn's end, written by hand,
+		// leaves the open turn open, as the cold load's repair reads it
+		// (docs/PEER-RUNTIME.md §5.5: the last open turn)
+		if check || !s.turnOpen || d.Turn == s.turn {
+			s.turnOpen, s.stepOpen = false, false
+		}
 		for _, r := range s.replies {
 			if r.state == replyClaimed && (!r.claimedOpen || r.claimedTurn == d.Turn) {
 				r.state, r.endRec = replyReleased, rec // LATE-7: the turn ended without admitting it
@@ -280,6 +285,11 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 	case session.ToolCall:
 		if !s.stepOpen || d.Turn != s.turn || d.Step != s.step {
 			fail(invLogNesting, "tool/call "+d.CallID+" outside its open step")
+			if !check {
+				// a durable log read back (a restart): a call written by hand outside
+				// any step the host ran is no call of a step it runs or repairs
+				break
+			}
 		}
 		for _, oc := range s.calls {
 			if oc.callID == d.CallID {
