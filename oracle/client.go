@@ -28,8 +28,13 @@ type clientModel struct {
 	failing bool
 	frozen  map[fgKey]int // edited or taken time on (CD-4), for good on this client: the input's record
 	frozeAt map[fgKey]int // the page load (reloads so far) of each freeze
-	nq      map[fgKey]int // question count of the requests and rows seen for a call (-1: several)
-	reloads int
+	// frozen calls with no card on the page when their Session was reconciled (after a
+	// reload): their stored draft goes with the first mount of another card of the
+	// Session, but stays, disposition and all, if the call's own card mounts first
+	// (DRAFT-3 prunes to the live card keys on mount), which the trace does not show
+	maybePruned map[fgKey]bool
+	nq          map[fgKey]int // question count of the requests and rows seen for a call (-1: several)
+	reloads     int
 
 	// how far the client's clock was set back so far (clock-jump faults), in ms
 	back    int64
@@ -87,7 +92,7 @@ func (c *Checker) client(name string) *clientModel {
 	cm := c.clients[name]
 	if cm == nil {
 		cm = &clientModel{name: name, events: map[string]*clientEvent{}, streams: map[string]*clientStream{}, byCall: map[fgKey][]*clientStream{}, views: map[string]*clientView{}, blind: map[string]bool{},
-			results: map[string]*clientResult{}, resultGen: map[string]int{}, frozen: map[fgKey]int{}, frozeAt: map[fgKey]int{}, nq: map[fgKey]int{}, cards: map[fgKey]bool{}, settled: map[fgKey]bool{}, unbound: map[string]bool{},
+			results: map[string]*clientResult{}, resultGen: map[string]int{}, frozen: map[fgKey]int{}, frozeAt: map[fgKey]int{}, maybePruned: map[fgKey]bool{}, nq: map[fgKey]int{}, cards: map[fgKey]bool{}, settled: map[fgKey]bool{}, unbound: map[string]bool{},
 			page: newClientPage(0), unkeyed: map[string]int{}}
 		cm.submits.reload()
 		c.clients[name] = cm
@@ -228,6 +233,7 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 			cm.torn = true
 			clear(cm.cards)
 			clear(cm.frozen)
+			clear(cm.maybePruned)
 		case wire.ActUnbind, wire.ActBind:
 			cm.binding(a)
 		}
@@ -259,9 +265,10 @@ func (c *Checker) clockFault(f trace.Injected) {
 }
 
 func (cm *clientModel) freeze(k fgKey, rec int) {
-	if _, ok := cm.frozen[k]; !ok {
+	if _, ok := cm.frozen[k]; !ok || cm.maybePruned[k] {
 		cm.frozen[k], cm.frozeAt[k] = rec, cm.reloads
 	}
+	delete(cm.maybePruned, k)
 }
 
 // sawQuestions records the question count of a request or row for k.
@@ -468,15 +475,17 @@ func (cm *clientModel) sweep(sess string, rowState map[string]string, queued map
 		// swept (or a review panel): its draft and disposition go either way, so a later
 		// request for the call starts unfrozen
 		delete(cm.frozen, k)
+		delete(cm.maybePruned, k)
 		if !sticky && !listed(k.callID) {
 			delete(cm.cards, k)
 		}
 	}
 	for k := range cm.frozen {
 		// a frozen call with no card on this page (a reload): its stored draft is pruned
-		// when a card of the Session mounts (DRAFT-3), at the latest once it is reconciled
+		// when a card of another call of the Session mounts, and kept if its own card
+		// (a reused call id) mounts first (DRAFT-3): from here on either may be shown
 		if _, ok := cm.cards[k]; !ok && k.session == sess && !creates(k.callID) && !live(k) {
-			delete(cm.frozen, k)
+			cm.maybePruned[k] = true
 		}
 	}
 }

@@ -150,6 +150,9 @@ var regressions = []regression{
 	{file: "fuzz-15121", was: []string{"INV-LOG-PAIRING"},
 		why:   "AGENT-3 a turn/end of another turn written by hand leaves the open turn to the restart's repair",
 		frags: []string{`host in append-event s1 turn/end turn=48`, `t=216 host in restart`, `tool/result turn=1 step=1 call=c2 error err=ToolOutcomeUnknownError/TOOL_OUTCOME_UNKNOWN`, `host out append s1 #10 t=0 turn/end turn=1 reason=interrupted`}},
+	{file: "fuzz-118148", was: []string{"INV-CLIENT-COUNTDOWN"},
+		why:   "DRAFT-3 CD-4 after a reload a frozen call's stored draft stays until a mount prunes it: the reused call id's own card mounts first and keeps it, editing",
+		frags: []string{`a@1 in link-down`, `a@1 in user choose label="later"`, `a@412 in reload`, `a@413 in frame waterfall ev=e2`, `card question:s1:c2 kind=question state=open wait=editing`}},
 	{file: "fuzz-6396", was: []string{"INV-CLIENT-EXPIRY"},
 		why:   "CARD-12 teardown removes every card with its draft and disposition",
 		frags: []string{`in user teardown`, `in reload`, `ev=e1 rejected UserQuestionError/ASK_TIMED_OUT`}},
@@ -332,6 +335,10 @@ func TestRegressionsStillCatch(t *testing.T) {
 				m.del(m.find(0, f))
 			}
 			return m.find(0, "agent/inbox/spliced queued next-step") // the first event the restarted host appends
+		}},
+		{"fuzz-118148", "INV-CLIENT-COUNTDOWN", "CD-5 a card never edited on this client shows editing", func(m *mut) int {
+			m.del(m.find(0, `a@1 in user choose label="later"`))
+			return m.find(0, "sim probe expect@8.586s")
 		}},
 		{"disconnect-at-sleep-end", "INV-GW-GENERATION", "GW-7 a request to the dropped generation with no timer due", func(m *mut) int {
 			i := m.find(0, "t=7425 host in disconnect a")
