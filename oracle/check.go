@@ -497,8 +497,15 @@ func (c *Checker) restartSplit(i int) int {
 	var appends []int
 	for j := i + 1; j < c.ap.end; j++ {
 		if r := &c.recs[j]; r.Kind == trace.Out {
-			if _, ok := r.Payload.(wire.Appended); ok {
+			switch x := r.Payload.(type) {
+			case wire.Appended:
 				appends = append(appends, j)
+			case wire.Persisted:
+				// before any append: the crashing host's write window, due first (a
+				// stalled one caught up), which the durable prefix includes
+				if p := state[x.Session]; p != nil && len(appends) == 0 && x.Through > p.persisted {
+					p.persisted = x.Through
+				}
 			}
 		}
 	}

@@ -28,14 +28,22 @@ type clientModel struct {
 	failing bool
 	frozen  map[fgKey]int // edited or taken time on (CD-4), for good on this client: the input's record
 	frozeAt map[fgKey]int // the page load (reloads so far) of each freeze
-	nq      map[fgKey]int // question count of the requests and rows seen for a call (-1: several)
-	reloads int
+	// frozen calls with no card on the page when their Session was reconciled (after a
+	// reload): their stored draft goes with the first mount of another card of the
+	// Session, but stays, disposition and all, if the call's own card mounts first
+	// (DRAFT-3 prunes to the live card keys on mount), which the trace does not show
+	maybePruned map[fgKey]bool
+	nq          map[fgKey]int // question count of the requests and rows seen for a call (-1: several)
+	reloads     int
 
 	// how far the client's clock was set back so far (clock-jump faults), in ms
 	back    int64
 	cards   map[fgKey]bool // call-keyed cards the page may hold (true: never swept)
 	settled map[fgKey]bool // calls the last update showed settled and not active
 	torn    bool           // the questions UI was torn down (no reconciliation)
+	// Sessions the user unbound from the page's view (wire.ActUnbind): their updates still
+	// replace the views, but create and sweep no card until bind reconciles them (CARD-8)
+	unbound map[string]bool
 
 	// what the page last received of each Session (since its last load): the projection
 	// and inbox views and the log length, which its rows, cards and nodes show
@@ -84,7 +92,7 @@ func (c *Checker) client(name string) *clientModel {
 	cm := c.clients[name]
 	if cm == nil {
 		cm = &clientModel{name: name, events: map[string]*clientEvent{}, streams: map[string]*clientStream{}, byCall: map[fgKey][]*clientStream{}, views: map[string]*clientView{}, blind: map[string]bool{},
-			results: map[string]*clientResult{}, resultGen: map[string]int{}, frozen: map[fgKey]int{}, frozeAt: map[fgKey]int{}, nq: map[fgKey]int{}, cards: map[fgKey]bool{}, settled: map[fgKey]bool{},
+			results: map[string]*clientResult{}, resultGen: map[string]int{}, frozen: map[fgKey]int{}, frozeAt: map[fgKey]int{}, maybePruned: map[fgKey]bool{}, nq: map[fgKey]int{}, cards: map[fgKey]bool{}, settled: map[fgKey]bool{}, unbound: map[string]bool{},
 			page: newClientPage(0), unkeyed: map[string]int{}}
 		cm.submits.reload()
 		c.clients[name] = cm
@@ -181,8 +189,14 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 		delete(cm.results, x.RPCID)
 		if gen, ok := cm.resultGen[x.RPCID]; ok {
 			delete(cm.resultGen, x.RPCID)
-			if !x.Envelope.OK && gen == cm.gen {
+			if !x.Envelope.OK && gen == cm.gen && !cm.failing {
+				// the generation fails (docs/PEER-RUNTIME.md §1.4): every delivery whose
+				// outcome is not sent yet is aborted with it, so its request is no longer
+				// held (no outcome follows; the next generation replays it)
 				cm.failing = true
+				for _, ev := range cm.events {
+					ev.done = true
+				}
 			}
 		}
 	case wire.LinkDown, wire.Reload:
@@ -198,6 +212,7 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 			cm.reloads++
 			clear(cm.settled)
 			clear(cm.views)
+			clear(cm.unbound) // a new page binds every Session
 			cm.torn = false
 			cm.page = newClientPage(cm.reloads)
 			cm.submits.reload()
@@ -218,6 +233,9 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 			cm.torn = true
 			clear(cm.cards)
 			clear(cm.frozen)
+			clear(cm.maybePruned)
+		case wire.ActUnbind, wire.ActBind:
+			cm.binding(a)
 		}
 		switch a.Kind {
 		case wire.ActSubmit, wire.ActNext, wire.ActContinue:
@@ -247,9 +265,10 @@ func (c *Checker) clockFault(f trace.Injected) {
 }
 
 func (cm *clientModel) freeze(k fgKey, rec int) {
-	if _, ok := cm.frozen[k]; !ok {
+	if _, ok := cm.frozen[k]; !ok || cm.maybePruned[k] {
 		cm.frozen[k], cm.frozeAt[k] = rec, cm.reloads
 	}
+	delete(cm.maybePruned, k)
 }
 
 // sawQuestions records the question count of a request or row for k.
@@ -291,6 +310,21 @@ func (cm *clientModel) cardKey(a wire.UserAction) (fgKey, bool) {
 		case n > 1:
 			return fgKey{}, false
 		}
+		// no request for it (a link-down or reload forgot them): the client finds the card
+		// among those on its page, so the Sessions of the cards the page may hold decide,
+		// again only when they are one (a stale claim stream of a swept card of another
+		// Session used to take the action)
+		for c := range cm.cards { // one key per (Session, call id)
+			if c.callID == a.Card {
+				sess, n = c.session, n+1
+			}
+		}
+		switch {
+		case n == 1:
+			return fgKey{sess, a.Card}, true
+		case n > 1:
+			return fgKey{}, false
+		}
 		var claim *clientStream
 		for _, st := range cm.streams {
 			if st.call == a.Card && (claim == nil || st.openRec < claim.openRec) {
@@ -300,14 +334,7 @@ func (cm *clientModel) cardKey(a wire.UserAction) (fgKey, bool) {
 		if claim != nil {
 			return fgKey{claim.session, claim.call}, true
 		}
-		var k fgKey
-		ok := false
-		for c := range cm.cards {
-			if c.callID == a.Card && (!ok || c.session < k.session) {
-				k, ok = c, true
-			}
-		}
-		return k, ok
+		return fgKey{}, false
 	}
 	if a.Card != "" {
 		return fgKey{}, false
@@ -344,26 +371,7 @@ func (cm *clientModel) reconcile(f wire.SessionUpdate) {
 	// reconcile stays linear in the open questions (an update per change, each listing
 	// every open question, made the checker cubic in them when each card looked its call
 	// up in the rows and the requests).
-	queued := map[string]bool{}
-	for _, l := range [2][]session.Message{f.Inbox.NextStep, f.Inbox.NextTurn} {
-		for _, m := range l {
-			if m.Source.Kind == session.SourceUserQuestionReply {
-				queued[m.Source.CallID] = true
-			}
-		}
-	}
-	rowState := make(map[string]string, len(f.Questions.Active)) // the first row of each call
-	for _, r := range f.Questions.Active {
-		if _, ok := rowState[r.CallID]; !ok {
-			rowState[r.CallID] = r.State
-		}
-	}
-	listed := func(call string) bool { _, ok := rowState[call]; return ok }
-	// creates reports whether the update makes a card for call on a page without one
-	creates := func(call string) bool {
-		st, ok := rowState[call]
-		return ok && st == wire.StateContinued && !queued[call]
-	}
+	rowState, queued := rowsOf(f.Questions, f.Inbox)
 	for _, r := range f.Questions.Active {
 		if r.CallID != "" {
 			k := fgKey{f.Session, r.CallID}
@@ -379,12 +387,73 @@ func (cm *clientModel) reconcile(f wire.SessionUpdate) {
 		}
 	}
 	for _, r := range f.Questions.Settled {
-		if !listed(r.CallID) {
+		if _, listed := rowState[r.CallID]; !listed {
 			cm.settled[fgKey{f.Session, r.CallID}] = true
 		}
 	}
+	if cm.unbound[f.Session] {
+		return // an unbound Session is not followed (docs/PEER.md §6.5): no card is swept
+	}
+	cm.sweep(f.Session, rowState, queued)
+}
+
+// rowsOf reads a Session's views for the sweep: the state of the first row of each
+// active call, and the calls whose late reply the inbox queues.
+func rowsOf(q wire.QuestionsView, in wire.InboxView) (rowState map[string]string, queued map[string]bool) {
+	queued = map[string]bool{}
+	for _, l := range [2][]session.Message{in.NextStep, in.NextTurn} {
+		for _, m := range l {
+			if m.Source.Kind == session.SourceUserQuestionReply {
+				queued[m.Source.CallID] = true
+			}
+		}
+	}
+	rowState = make(map[string]string, len(q.Active))
+	for _, r := range q.Active {
+		if _, ok := rowState[r.CallID]; !ok {
+			rowState[r.CallID] = r.State
+		}
+	}
+	return rowState, queued
+}
+
+// binding mirrors unbind and bind (docs/PEER.md §6.5): an unbound Session's updates
+// sweep no card; binding it again reconciles its latest views at once. Session may be
+// left out when the page knows one Session (as the client resolves it).
+func (cm *clientModel) binding(a wire.UserAction) {
+	sess := a.Session
+	if sess == "" && len(cm.views) == 1 {
+		for s := range cm.views {
+			sess = s
+		}
+	}
+	v := cm.views[sess]
+	if v == nil {
+		return // the client refuses it: no Session of that name on the page
+	}
+	if a.Kind == wire.ActUnbind {
+		cm.unbound[sess] = true
+		return
+	}
+	if !cm.unbound[sess] {
+		return
+	}
+	delete(cm.unbound, sess)
+	rowState, queued := rowsOf(v.questions, v.inbox)
+	cm.sweep(sess, rowState, queued)
+}
+
+// sweep is reconcile's card sweep for one Session (CARD-8, CARD-9, DRAFT-3), from its
+// rows (rowsOf) and the client's live requests.
+func (cm *clientModel) sweep(sess string, rowState map[string]string, queued map[string]bool) {
 	if cm.torn {
 		return
+	}
+	listed := func(call string) bool { _, ok := rowState[call]; return ok }
+	// creates reports whether the views make a card for call on a page without one
+	creates := func(call string) bool {
+		st, ok := rowState[call]
+		return ok && st == wire.StateContinued && !queued[call]
 	}
 	// the client's rows: a continued row whose reply waits in the inbox is left out
 	// (CARD-9), so its card goes too
@@ -394,27 +463,29 @@ func (cm *clientModel) reconcile(f wire.SessionUpdate) {
 	}
 	liveCalls := map[string]bool{}
 	for _, ev := range cm.events {
-		if !ev.done && ev.session == f.Session {
+		if !ev.done && ev.session == sess {
 			liveCalls[ev.call] = true
 		}
 	}
-	live := func(k fgKey) bool { return k.session == f.Session && liveCalls[k.callID] }
+	live := func(k fgKey) bool { return k.session == sess && liveCalls[k.callID] }
 	for k, sticky := range cm.cards {
-		if k.session != f.Session || shown(k.callID) || live(k) {
+		if k.session != sess || shown(k.callID) || live(k) {
 			continue
 		}
 		// swept (or a review panel): its draft and disposition go either way, so a later
 		// request for the call starts unfrozen
 		delete(cm.frozen, k)
+		delete(cm.maybePruned, k)
 		if !sticky && !listed(k.callID) {
 			delete(cm.cards, k)
 		}
 	}
 	for k := range cm.frozen {
 		// a frozen call with no card on this page (a reload): its stored draft is pruned
-		// when a card of the Session mounts (DRAFT-3), at the latest once it is reconciled
-		if _, ok := cm.cards[k]; !ok && k.session == f.Session && !creates(k.callID) && !live(k) {
-			delete(cm.frozen, k)
+		// when a card of another call of the Session mounts, and kept if its own card
+		// (a reused call id) mounts first (DRAFT-3): from here on either may be shown
+		if _, ok := cm.cards[k]; !ok && k.session == sess && !creates(k.callID) && !live(k) {
+			cm.maybePruned[k] = true
 		}
 	}
 }

@@ -41,6 +41,9 @@
 //     command) is the scenario's, not the host's: it enters the log mirror, the reference
 //     fold and the inbox model (a turn/end releases the replies claimed in its turn), but
 //     no invariant is checked on it and the turn/step/call model is left as it was.
+//     After a restart the durable log, such events included, is read back as the cold
+//     load reads it: only a turn's own turn/end closes it (the repair closes the last open
+//     turn, docs/PEER-RUNTIME.md §5.5), and a call outside any open step is no step's call.
 //   - Snapshot invariants (INV-CLIENT-CARDS, -COUNTDOWN, -ROWS, -NODES, -SWEEP, -DRAFTS,
 //     -UNKEYED-KEYS, -SUBMIT, -AUTOFOCUS, -CONVERSATION, INV-RESERVATION-HELD) read what the
 //     actors show: every probe's snapshot (an expectation's, or one with no assertion) and
@@ -72,7 +75,9 @@
 //   - A default timeout is known only through Options.DefaultTimeoutMs, a WaitNote or the
 //     first claim frame.
 //   - A user action naming a call id without its Session is attributed only when the
-//     page's requests for that id (the live ones first) are one Session's.
+//     page's requests for that id (the live ones first) are one Session's, or, with no
+//     request left (a link-down, a reload), when the cards the page may hold for that id
+//     are one Session's.
 //   - Client invariants attribute a user action naming the composer seat (Card "") only
 //     when every card the page may hold in the Session(s) addressed is one call's: the
 //     call-keyed cards of the requests and projection rows the client received (until a

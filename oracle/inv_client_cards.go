@@ -7,11 +7,14 @@ import "github.com/twosettle/twosettle/engine/wire"
 //   - one card per (Session, call id) (CARD-1);
 //   - a forwarded question request the page still holds keeps its call's card, before
 //     and through its claim's first frame, whether or not the projection lists the call
-//     yet (CARD-2);
+//     yet (CARD-2); a failed $events/result aborts the generation's undecided requests,
+//     which the page then no longer holds (docs/PEER-RUNTIME.md §1.4);
 //   - a continued card whose reply waits in the page's inbox view is not listed, unless a
 //     live request still holds it, and a call the page's projection lists continued with
 //     no reply of its own waiting has its card (CARD-9: a discard brings it back with the
-//     next view; another call's reply does not hide it).
+//     next view; another call's reply does not hide it);
+//   - while a Session is unbound from the page (wire.ActUnbind) its views create and
+//     sweep no card, so the last two are not judged for it until bind reconciles it.
 //
 // and, as it happens, a card submits through its waterfall when it has one: a late-answer
 // call for a call whose forwarded request the page still holds is the wrong channel
@@ -35,7 +38,7 @@ func (c *Checker) clientCards(i int, cm *clientModel, cs *wire.ClientState) {
 		}
 		seen[key] = true
 		if k.State == wire.StateContinued {
-			if v := cm.views[k.Session]; v != nil && v.queuedFor(k.CallID) && !cm.liveRequest(k.Session, k.CallID) {
+			if v := cm.views[k.Session]; v != nil && !cm.unbound[k.Session] && v.queuedFor(k.CallID) && !cm.liveRequest(k.Session, k.CallID) {
 				c.fail(invClientCards, i, cm.name+": continued card "+k.Key+" is listed while its reply waits in the inbox the page shows", cm.cur)
 				return
 			}
@@ -45,6 +48,9 @@ func (c *Checker) clientCards(i int, cm *clientModel, cs *wire.ClientState) {
 		return // a teardown removed every card (CARD-12)
 	}
 	for _, sess := range cm.viewsBySession() {
+		if cm.unbound[sess] {
+			continue // its views create no card until bind reconciles them (CARD-8)
+		}
 		v := cm.views[sess]
 		for _, r := range v.questions.Active {
 			if r.State == wire.StateContinued && usableRow(r) && !v.queuedFor(r.CallID) && !seen[fgKey{sess, r.CallID}] {

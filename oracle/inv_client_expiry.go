@@ -38,10 +38,11 @@ func (c *Checker) clientExpiryOutcome(i int, r *trace.Record, cm *clientModel, x
 // client runs its due countdown ticks before it handles an input, so an expiry in the
 // Apply of the edit itself came first. Across a reload the freeze survives with the
 // stored draft, which a card restores only if it fits its question set (DRAFT-2): when
-// the call was asked with different question counts, that is not known.
+// the call was asked with different question counts, that is not known; nor is it when a
+// mount may have pruned the stored draft (cm.maybePruned).
 func (cm *clientModel) frozenBefore(k fgKey) bool {
 	rec, ok := cm.frozen[k]
-	if !ok || rec >= cm.cur {
+	if !ok || rec >= cm.cur || cm.maybePruned[k] {
 		return false
 	}
 	return cm.frozeAt[k] == cm.reloads || cm.nq[k] >= 0

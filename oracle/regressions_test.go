@@ -126,6 +126,39 @@ var regressions = []regression{
 	{file: "steered-reply-for-any-call", was: []string{"INV-LATE-ONLY-CONTINUED"},
 		why:   "NODE-1 a reply the model steers with a recorded source is another producer's input, taken as it is for an unknown or an open call: LATE-1 binds answer() only",
 		frags: []string{`host in send s1 next-step`, `+[msg-1 user-question-reply(call=c9,outcome=answered)`, `+[msg-2 user-question-reply(call=c1,outcome=answered) "typed elsewhere"]`, `wait s1/c1 armed at=2010`}},
+	{file: "fuzz-4010", was: []string{"INV-CLIENT-CARDS"},
+		why:   "CARD-2 GW-7 a failed $events/result fails the generation: its undecided request is aborted, no longer held, so its card may go",
+		frags: []string{`a@784 in frame waterfall ev=e3`, `a@822 in http rpc=a-r1 {"ok":false`, `a@822 out cancel gen=1 stream=a-s3`, `host out send a.2 waterfall ev=e3`}},
+	{file: "failed-result-aborts-a-second-run-code-sub-call-request", was: []string{"INV-CLIENT-CARDS"},
+		why:   "CARD-2 GW-7 a failed $events/result aborts a second run_code call's timed sub-call request with the generation",
+		frags: []string{`a@13007 in frame waterfall ev=e4`, `"wait":{"callId":"c9:ptc:1","timed":true}`, `a@14959 in http rpc=a-r2 {"ok":false`, `a@14959 out cancel gen=1 stream=a-s4`}},
+	{file: "failed-result-aborts-a-blocking-sub-call-request", was: []string{"INV-CLIENT-CARDS"},
+		why:   "CARD-2 GW-7 a failed $events/result aborts a blocking run_code sub-call's request (no claim) with the generation",
+		frags: []string{`"wait":{"callId":"c7:ptc:1"}}`, `a@242219 in http rpc=a-r2 {"ok":false`, `a@244181 in frame waterfall ev=e3`}},
+	{file: "fuzz-18304", was: []string{"INV-CLIENT-COUNTDOWN"},
+		why:   "CD-4 after a link-down an edit naming a call id without its Session goes to the page's one card for it, not to a swept card of another Session whose old claim stream names the same id",
+		frags: []string{`a@0 out open gen=1 stream=a-s1 userQuestions/attachWait {"agentId":"f2","callId":"c3"}`, `a@0 out open gen=1 stream=a-s2 userQuestions/attachWait {"agentId":"s1","callId":"c3"}`, `a@1611 in link-down`, `a@1611 in user skip card=c3`}},
+	{file: "card-unbound-submitted-card-lingers", was: []string{"INV-CLIENT-COUNTDOWN", "INV-CLIENT-CARDS"},
+		why:   "CARD-8 an unbound Session's update sweeps no card: the card answered meanwhile stays, with its draft and its edit's freeze",
+		frags: []string{`a@1 in user unbind`, `a@1 in user type text="x"`, `a@1 in frame session s1 events=6..6 questions{active=[] settled=[]}`, `card question:s1:c1 kind=question state=open wait=editing`}},
+	{file: "wait-stall-catches-up-a-ptc-chain", was: []string{"INV-WAIT-DEADLINE"},
+		why:   "WAIT-1 a run_code ask started by a sleep caught up after a host stall counts its deadline from the start its dispatch-start records",
+		frags: []string{`sim fault host-stall by=2442`, `t=3252 host out append s1 #8 t=1208 tool/ptc-dispatch-start parent=c4 sub=c4:ptc:2`, `wait s1/c4:ptc:2 created deadline=2208`}},
+	{file: "fuzz-10253", was: []string{"INV-LOG-PAIRING"},
+		why:   "AGENT-3 a call written by hand outside any step, read back after a restart, is no call of the step the host runs next",
+		frags: []string{`host in append-event k1 tool/call turn=1 step=1 call=h5`, `host in restart`, `host out append k1 #6 t=11643 step/end turn=1 step=1`}},
+	{file: "fuzz-15121", was: []string{"INV-LOG-PAIRING"},
+		why:   "AGENT-3 a turn/end of another turn written by hand leaves the open turn to the restart's repair",
+		frags: []string{`host in append-event s1 turn/end turn=48`, `t=216 host in restart`, `tool/result turn=1 step=1 call=c2 error err=ToolOutcomeUnknownError/TOOL_OUTCOME_UNKNOWN`, `host out append s1 #10 t=0 turn/end turn=1 reason=interrupted`}},
+	{file: "fuzz-118148", was: []string{"INV-CLIENT-COUNTDOWN"},
+		why:   "DRAFT-3 CD-4 after a reload a frozen call's stored draft stays until a mount prunes it: the reused call id's own card mounts first and keeps it, editing",
+		frags: []string{`a@1 in link-down`, `a@1 in user choose label="later"`, `a@412 in reload`, `a@413 in frame waterfall ev=e2`, `card question:s1:c2 kind=question state=open wait=editing`}},
+	{file: "fuzz-101451", was: []string{"INV-LOG-PAIRING"},
+		why:   "AGENT-3 a call written by hand outside the open step, read back after a restart, is settled by the repair like any unresolved call",
+		frags: []string{`host in append-event f1 tool/call turn=1 step=1 call=h1`, `tool/result turn=1 step=1 call=h1 error err=ToolOutcomeUnknownError/TOOL_OUTCOME_UNKNOWN`, `step/end turn=2 step=1`}},
+	{file: "fuzz-36885", was: []string{"INV-LOG-PAIRING"},
+		why:   "AGENT-2 AGENT-3 a write window the stall held back flushes first in the restart's Apply: the durable prefix the repair closes includes it",
+		frags: []string{`sim fault host-stall by=4600`, `t=1225 host in restart`, `t=1225 host out persisted s1 through=8`, `tool/result turn=1 step=1 call=h4 error err=ToolOutcomeUnknownError/TOOL_OUTCOME_UNKNOWN`}},
 	{file: "fuzz-6396", was: []string{"INV-CLIENT-EXPIRY"},
 		why:   "CARD-12 teardown removes every card with its draft and disposition",
 		frags: []string{`in user teardown`, `in reload`, `ev=e1 rejected UserQuestionError/ASK_TIMED_OUT`}},
@@ -279,6 +312,39 @@ func TestRegressionsStillCatch(t *testing.T) {
 				}
 			}
 			return m.find(0, "t=557 host out send a.1 cancel ev=e5")
+		}},
+		{"fuzz-4010", "INV-CLIENT-CARDS", "CARD-2 a request held through a result that succeeded keeps its card", func(m *mut) int {
+			i := m.find(0, `a@822 in http rpc=a-r1 {"ok":false`)
+			m.set(i, wire.FromHTTP{RPCID: "a-r1", Envelope: wire.Envelope{OK: true}})
+			return m.find(0, "sim probe expect@1.107s")
+		}},
+		{"fuzz-18304", "INV-CLIENT-COUNTDOWN", "CD-4 an edit named for the other Session's call does not freeze this card", func(m *mut) int {
+			i := m.find(0, "a@1611 in user skip card=c3")
+			u := m.tr.Records[i].Payload.(wire.User)
+			u.Action.Session = "f2"
+			m.set(i, u)
+			return m.find(0, "sim probe expect@7.194s")
+		}},
+		{"card-unbound-submitted-card-lingers", "INV-CLIENT-COUNTDOWN", "CARD-8 a bound Session's update sweeps the answered card with its freeze", func(m *mut) int {
+			m.del(m.find(0, "a@1 in user unbind"))
+			return m.find(0, "sim probe expect@75ms")
+		}},
+		{"wait-stall-catches-up-a-ptc-chain", "INV-WAIT-DEADLINE", "WAIT-1 a deadline earlier than the sub-call's recorded start", func(m *mut) int {
+			apply(m, m.find(0, "tool/ptc-dispatch-start parent=c4 sub=c4:ptc:2"), func(a wire.Appended) wire.Appended {
+				a.Event.Time = 1500 // the host says it started the ask later than its deadline allows
+				return a
+			})
+			return m.find(0, "wait s1/c4:ptc:2 created deadline=2208")
+		}},
+		{"fuzz-15121", "INV-RESTART-PREFIX", "AGENT-3 the repair skips the turn another turn's end seems to close", func(m *mut) int {
+			for _, f := range []string{"turn/end turn=1 reason=interrupted", "step/end turn=1 step=1", "call=c2 error err=ToolOutcomeUnknownError/TOOL_OUTCOME_UNKNOWN"} {
+				m.del(m.find(0, f))
+			}
+			return m.find(0, "agent/inbox/spliced queued next-step") // the first event the restarted host appends
+		}},
+		{"fuzz-118148", "INV-CLIENT-COUNTDOWN", "CD-5 a card never edited on this client shows editing", func(m *mut) int {
+			m.del(m.find(0, `a@1 in user choose label="later"`))
+			return m.find(0, "sim probe expect@8.586s")
 		}},
 		{"disconnect-at-sleep-end", "INV-GW-GENERATION", "GW-7 a request to the dropped generation with no timer due", func(m *mut) int {
 			i := m.find(0, "t=7425 host in disconnect a")

@@ -11,7 +11,7 @@ const repairText = "Error: the outcome of this tool call is unknown because the 
 	"before it returned. Retry only read-only or idempotent work; otherwise verify the current state or ask the user."
 
 // RepairClosers is what a cold load must append to a durable log cut off by a crash: if a
-// turn is open (its last turn/start has no turn/end), a failed tool/result
+// turn is open (its last turn/start has no turn/end of its own number), a failed tool/result
 // {ToolOutcomeUnknownError, TOOL_OUTCOME_UNKNOWN} for every tool/call of the open turn
 // recorded since the last turn/start, turn/end or step/end that has no tool/result yet,
 // in call order; then step/end if a step is open; then turn/end {interrupted}. A PTC
@@ -34,7 +34,9 @@ func RepairClosers(events []session.Event) (closers []session.Data, at int64) {
 		case session.TurnStart:
 			o = open{turn: d.Turn, inTurn: true}
 		case session.TurnEnd:
-			o = open{}
+			if d.Turn == o.turn {
+				o = open{} // another turn's end (written by hand) leaves the open turn open
+			}
 		case session.StepStart:
 			o.step, o.inStep = d.Step, true
 		case session.StepEnd:

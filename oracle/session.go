@@ -54,6 +54,10 @@ type openCall struct {
 	idx          int // log index of the tool/call
 	rec          int
 	wake         int64 // a sleep's due time, -1 none
+	// stray: read back from a durable log (a restart) outside any open step (a call
+	// written by hand): a result or the repair still settles it, but it is no call of a
+	// step the host runs, whose step/end it does not hold back
+	stray bool
 }
 
 type openPTC struct {
@@ -245,7 +249,12 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 		if check && d.Reason.Kind == session.EndAborted {
 			c.turnAborted(s, rec)
 		}
-		s.turnOpen, s.stepOpen = false, false
+		// a durable log read back (a restart): another turn's end, written by hand,
+		// leaves the open turn open, as the cold load's repair reads it
+		// (docs/PEER-RUNTIME.md §5.5: the last open turn)
+		if check || !s.turnOpen || d.Turn == s.turn {
+			s.turnOpen, s.stepOpen = false, false
+		}
 		for _, r := range s.replies {
 			if r.state == replyClaimed && (!r.claimedOpen || r.claimedTurn == d.Turn) {
 				r.state, r.endRec = replyReleased, rec // LATE-7: the turn ended without admitting it
@@ -271,7 +280,7 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 			fail(invLogNesting, "step/end "+strconv.Itoa(d.Turn)+"/"+strconv.Itoa(d.Step)+" closes step "+strconv.Itoa(s.turn)+"/"+strconv.Itoa(s.step))
 		}
 		for _, oc := range s.calls {
-			if oc.turn == d.Turn && oc.step == d.Step {
+			if oc.turn == d.Turn && oc.step == d.Step && !oc.stray {
 				fail(invLogPairing, "step/end while call "+oc.callID+" of the step has no result", oc.rec)
 				break
 			}
@@ -281,6 +290,7 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 		if !s.stepOpen || d.Turn != s.turn || d.Step != s.step {
 			fail(invLogNesting, "tool/call "+d.CallID+" outside its open step")
 		}
+		stray := !check && (!s.stepOpen || d.Turn != s.turn || d.Step != s.step)
 		for _, oc := range s.calls {
 			if oc.callID == d.CallID {
 				fail(invLogPairing, "tool/call "+d.CallID+" while an earlier call with that id has no result", oc.rec)
@@ -288,7 +298,7 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 			}
 		}
 		s.calls = append(s.calls, openCall{callID: d.CallID, name: d.Name, turn: d.Turn, step: d.Step, idx: len(s.log) - 1, rec: rec,
-			wake: sleepWake(d.Name, d.Arguments, e.Time)})
+			wake: sleepWake(d.Name, d.Arguments, e.Time), stray: stray})
 		if d.Name == askToolName {
 			args := c.askArgs(d.Arguments)
 			if s.calls2 == nil {
@@ -361,7 +371,7 @@ func (c *Checker) structure(s *sessModel, e session.Event, rec int, check bool) 
 			args := c.askArgs(d.Arguments)
 			p.ids = args.ids
 			if check {
-				c.ptcAsk(s, d.SubCallID, args, rec)
+				c.ptcAsk(s, d.SubCallID, args, rec, e.Time)
 			}
 		}
 		s.ptc = append(s.ptc, p)

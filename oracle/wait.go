@@ -279,8 +279,18 @@ func (c *Checker) fgOf(k fgKey, kind int) *foreground {
 // ptcAsk starts the foreground of a run_code sub-call of ask_user_question. Under the
 // legacy tool it is a legacy call; under the timed tool its mode is known only from
 // evidence (the header lists run_code only).
-func (c *Checker) ptcAsk(s *sessModel, sub string, a askArgs, rec int) {
+//
+// at is the time its tool/ptc-dispatch-start records. It is the record's time unless the
+// host's timers were held back (a host stall): a host catching its timers up in due order
+// runs the program on from the previous sub-call's timer at that timer's due time and
+// records it so, and the sub-call's deadline counts from there (WAIT-1: now at creation,
+// the host's own; a sleep's wake is read the same way, sleepWake). A host that runs it at
+// its late now records that time instead, and its deadline counts from that.
+func (c *Checker) ptcAsk(s *sessModel, sub string, a askArgs, rec int, at int64) {
 	fg := c.newForeground(fgKey{s.id, sub}, fgPTC, rec)
+	if c.lazy && at < fg.start {
+		fg.start, fg.unclaimedSince = at, at
+	}
 	fg.args, fg.refused = a, s.childLive
 	if a.ok && a.hasTimeout && a.timeoutOK && a.timeoutSecs > 0 {
 		fg.argMs = int64(a.timeoutSecs * 1000)

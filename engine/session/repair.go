@@ -22,7 +22,11 @@ func InterruptedTurnClosers(events []Event) []Data {
 		case TurnStart:
 			turn, step, pending = d.Turn, -1, pending[:0]
 		case TurnEnd:
-			turn, step, pending = -1, -1, pending[:0]
+			// only the open turn's own end closes it: a turn/end of another turn (one
+			// written by hand, as append-event does) leaves it open to repair
+			if d.Turn == turn {
+				turn, step, pending = -1, -1, pending[:0]
+			}
 		case StepStart:
 			step = d.Step
 		case StepEnd:

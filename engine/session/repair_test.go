@@ -44,6 +44,21 @@ func TestInterruptedTurnClosers(t *testing.T) {
 			t.Fatalf("got %v", got)
 		}
 	})
+	t.Run("AGENT-3 a turn/end of another turn leaves the open turn to repair", func(t *testing.T) {
+		got := InterruptedTurnClosers(ev(
+			TurnStart{Turn: 1}, StepStart{Turn: 1, Step: 1},
+			ToolCall{Turn: 1, Step: 1, CallID: "r", Name: "run_code"},
+			TurnEnd{Turn: 48, Reason: TurnEndReason{Kind: EndCompleted}},
+		))
+		want := []Data{
+			ToolResult{Turn: 1, Step: 1, CallID: "r", IsError: true, Err: ErrorInfo{Name: ToolOutcomeUnknownName, Code: ToolOutcomeUnknown}, Text: ToolOutcomeUnknownText},
+			StepEnd{Turn: 1, Step: 1},
+			TurnEnd{Turn: 1, Reason: TurnEndReason{Kind: EndInterrupted}},
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("got %v\nwant %v", got, want)
+		}
+	})
 	t.Run("a turn open between steps gets only turn/end", func(t *testing.T) {
 		got := InterruptedTurnClosers(ev(TurnStart{Turn: 1}, StepStart{Turn: 1, Step: 1}, StepEnd{Turn: 1, Step: 1}))
 		if len(got) != 1 || got[0].(TurnEnd).Reason.Kind != EndInterrupted {
