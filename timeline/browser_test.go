@@ -69,7 +69,7 @@ func browse(t *testing.T, bin, url string, extra ...string) (dom string, console
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	args := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-		"--user-data-dir=" + t.TempDir(), "--enable-logging=stderr", "--v=0", "--virtual-time-budget=3000"}, extra...)
+		"--user-data-dir=" + profileDir(t), "--enable-logging=stderr", "--v=0", "--virtual-time-budget=3000"}, extra...)
 	cmd := exec.CommandContext(ctx, bin, append(args, url)...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -82,6 +82,28 @@ func browse(t *testing.T, bin, url string, extra ...string) (dom string, console
 		}
 	}
 	return out.String(), console
+}
+
+// profileDir is a browser's --user-data-dir. Chromium's helper processes may still write
+// into it for a moment after the browser has exited or been killed, so it is removed with
+// retries, and a directory left behind is logged, not a failure of the test (t.TempDir's
+// cleanup made it one: "unlinkat …/Default: directory not empty").
+func profileDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "twosettle-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for range 50 {
+			if os.RemoveAll(dir) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("left %s behind: the browser's helpers still write to it", dir)
+	})
+	return dir
 }
 
 func tail(s string) string {

@@ -36,7 +36,7 @@ func startCDP(t *testing.T, bin, url string) *cdp {
 		t.Fatal(err)
 	}
 	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--remote-debugging-pipe",
-		"--user-data-dir="+t.TempDir(), "--window-size=1400,1000", url)
+		"--user-data-dir="+profileDir(t), "--window-size=1400,1000", url)
 	cmd.ExtraFiles = []*os.File{toBrowser, browserEnd} // fd 3, fd 4
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
