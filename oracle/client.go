@@ -229,11 +229,16 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 				cm.cards[k] = cm.cards[k] || cm.settled[k]
 			}
 		case wire.ActTeardown:
-			// every card is removed with its draft and disposition (CARD-12, DRAFT-3)
+			// every card the page holds is removed with its draft and disposition
+			// (CARD-12, DRAFT-3: a draft is cleared when its card closes); a frozen
+			// call with no card on this page (a reload that has not mounted it yet)
+			// keeps its stored draft, which the next page's card restores (CD-4)
 			cm.torn = true
+			for k := range cm.cards {
+				delete(cm.frozen, k)
+				delete(cm.maybePruned, k)
+			}
 			clear(cm.cards)
-			clear(cm.frozen)
-			clear(cm.maybePruned)
 		case wire.ActUnbind, wire.ActBind:
 			cm.binding(a)
 		}

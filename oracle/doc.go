@@ -85,8 +85,9 @@
 //     reopened review panel, and the unkeyed card of each live request. The seat shows the
 //     latest published card, which the trace does not show, so with several it is skipped.
 //     A freeze (CD-4) goes with the card's draft: a sweep (CARD-8, CARD-9), a teardown
-//     (CARD-12) or a reload whose restored draft may not fit the card's questions (DRAFT-2)
-//     ends it; an expiry in the Apply of the edit itself came first (due ticks run before
+//     of a page that may hold the card (CARD-12; a page just reloaded holds none yet, so
+//     the stored draft stays for the next page) or a reload whose restored draft may not
+//     fit the card's questions (DRAFT-2) ends it; an expiry in the Apply of the edit itself came first (due ticks run before
 //     an input). A countdown expires at the earliest at the frame's arrival plus
 //     remainingMs on the client's clock, less what clock-jump faults set that clock back
 //     meanwhile (a paused remainder resumes from the clock as it reads then, CD-10).

@@ -159,6 +159,9 @@ var regressions = []regression{
 	{file: "fuzz-36885", was: []string{"INV-LOG-PAIRING"},
 		why:   "AGENT-2 AGENT-3 a write window the stall held back flushes first in the restart's Apply: the durable prefix the repair closes includes it",
 		frags: []string{`sim fault host-stall by=4600`, `t=1225 host in restart`, `t=1225 host out persisted s1 through=8`, `tool/result turn=1 step=1 call=h4 error err=ToolOutcomeUnknownError/TOOL_OUTCOME_UNKNOWN`}},
+	{file: "fuzz-362208", was: []string{"INV-CLIENT-COUNTDOWN"},
+		why:   "CARD-12 DRAFT-3 CD-4 a teardown on a page with no card yet (just reloaded) removes no card, so the stored draft stays: the next page's card restores it, editing",
+		frags: []string{`a@3979 in user type card=c2:ptc:3 q=q3 text="x"`, `a@3979 in reload`, `a@3979 in user teardown`, `a@3979 in frame waterfall ev=e2`, `card question:s1:c2:ptc:3 kind=question state=open wait=editing`}},
 	{file: "fuzz-6396", was: []string{"INV-CLIENT-EXPIRY"},
 		why:   "CARD-12 teardown removes every card with its draft and disposition",
 		frags: []string{`in user teardown`, `in reload`, `ev=e1 rejected UserQuestionError/ASK_TIMED_OUT`}},
@@ -345,6 +348,12 @@ func TestRegressionsStillCatch(t *testing.T) {
 		{"fuzz-118148", "INV-CLIENT-COUNTDOWN", "CD-5 a card never edited on this client shows editing", func(m *mut) int {
 			m.del(m.find(0, `a@1 in user choose label="later"`))
 			return m.find(0, "sim probe expect@8.586s")
+		}},
+		{"fuzz-362208", "INV-CLIENT-COUNTDOWN", "CARD-12 a teardown while the card is on the page clears its draft and disposition", func(m *mut) int {
+			m.del(m.find(0, "sim fault reload a")) // the first reload goes: the page still holds the card at the teardown
+			m.del(m.find(0, "a@3979 in reload"))
+			m.del(m.find(0, "a@3979 out dial"))
+			return m.find(0, "sim probe expect@4.862s")
 		}},
 		{"disconnect-at-sleep-end", "INV-GW-GENERATION", "GW-7 a request to the dropped generation with no timer due", func(m *mut) int {
 			i := m.find(0, "t=7425 host in disconnect a")
