@@ -159,6 +159,12 @@ var regressions = []regression{
 	{file: "fuzz-36885", was: []string{"INV-LOG-PAIRING"},
 		why:   "AGENT-2 AGENT-3 a write window the stall held back flushes first in the restart's Apply: the durable prefix the repair closes includes it",
 		frags: []string{`sim fault host-stall by=4600`, `t=1225 host in restart`, `t=1225 host out persisted s1 through=8`, `tool/result turn=1 step=1 call=h4 error err=ToolOutcomeUnknownError/TOOL_OUTCOME_UNKNOWN`}},
+	{file: "fuzz-417655", was: []string{"INV-TIMED-RESULT-MAPPING"},
+		why:   "WAIT-8 WAIT-9 a run_code ask a host stall caught up, started in a turn cancel's Apply, whose deadline came due before the cancel: it expired first, pending",
+		frags: []string{`sim fault host-stall by=2688`, `t=18700 host in cancel-turn s1`, `t=18700 host out append s1 #8 t=17670 tool/ptc-dispatch-start parent=c6 sub=c6:ptc:2`, `wait s1/c6:ptc:2 created deadline=18670`, `sub=c6:ptc:2 name=ask_user_question ok {"pending":true`, `turn/end turn=1 reason=aborted:user`}},
+	{file: "fuzz-417655b", was: []string{"INV-TIMED-RESULT-MAPPING", "INV-TIMED-NEEDS-LIVE-AGENT"},
+		why:   "WAIT-8 TOOL-6 the same caught-up ask in a session close's Apply: made while its agent was live, expired before the close",
+		frags: []string{`sim fault host-stall by=2688`, `t=18700 host in close-session s1`, `t=18700 host out append s1 #8 t=17670 tool/ptc-dispatch-start parent=c6 sub=c6:ptc:2`, `sub=c6:ptc:2 name=ask_user_question ok {"pending":true`}},
 	{file: "fuzz-6396", was: []string{"INV-CLIENT-EXPIRY"},
 		why:   "CARD-12 teardown removes every card with its draft and disposition",
 		frags: []string{`in user teardown`, `in reload`, `ev=e1 rejected UserQuestionError/ASK_TIMED_OUT`}},
@@ -345,6 +351,20 @@ func TestRegressionsStillCatch(t *testing.T) {
 		{"fuzz-118148", "INV-CLIENT-COUNTDOWN", "CD-5 a card never edited on this client shows editing", func(m *mut) int {
 			m.del(m.find(0, `a@1 in user choose label="later"`))
 			return m.find(0, "sim probe expect@8.586s")
+		}},
+		{"fuzz-417655", "INV-TIMED-RESULT-MAPPING", "WAIT-9 a caught-up ask whose deadline is after the turn cancel got pending, not ASK_ABORTED", func(m *mut) int {
+			from, to := m.find(0, "t=18700 host in cancel-turn s1"), m.find(0, "turn/end turn=1 reason=aborted:user")
+			for j := from; j <= to; j++ {
+				m.tr.Records[j].Time = 18650 // the cancel comes before the ask's deadline (18670)
+			}
+			return m.find(0, "sub=c6:ptc:2 name=ask_user_question ok")
+		}},
+		{"fuzz-417655b", "INV-TIMED-RESULT-MAPPING", "WAIT-9 a caught-up ask whose deadline is after the session close got pending, not ASK_ABORTED", func(m *mut) int {
+			from, to := m.find(0, "t=18700 host in close-session s1"), m.find(0, "turn/end turn=1 reason=aborted")
+			for j := from; j <= to; j++ {
+				m.tr.Records[j].Time = 18650 // the close comes before the ask's deadline (18670)
+			}
+			return m.find(0, "sub=c6:ptc:2 name=ask_user_question ok")
 		}},
 		{"disconnect-at-sleep-end", "INV-GW-GENERATION", "GW-7 a request to the dropped generation with no timer due", func(m *mut) int {
 			i := m.find(0, "t=7425 host in disconnect a")
