@@ -2,6 +2,7 @@ package explore
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -140,4 +141,24 @@ func TestBytesRandAlwaysGivesAScenario(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Fatal("the same bytes gave different scenarios")
 	}
+}
+
+// A model names its own calls; the host names a run_code call's sub-calls
+// PARENT:ptc:N (docs/PEER-RUNTIME.md §6). A model call under such an id makes two calls
+// of one Session under one id, an input the decision does not define, so the generator
+// never draws one (seed 542921 did, re-asking a continued sub-call's id for DRAFT-2).
+func TestGeneratedModelCallsNeverTakeASubCallID(t *testing.T) {
+	t.Run("PROJ-7 no model call is named like a run_code sub-call", func(t *testing.T) {
+		seeds := []uint64{542921}
+		for seed := uint64(1); seed <= 1500; seed++ {
+			seeds = append(seeds, seed)
+		}
+		for _, seed := range seeds {
+			for _, st := range Generate(seed).Steps {
+				if st.Model != nil && strings.Contains(st.Model.Call, ":ptc:") {
+					t.Fatalf("seed %d: at %s the model calls %s %q, a run_code sub-call's id", seed, st.At, st.Model.Kind, st.Model.Call)
+				}
+			}
+		}
+	})
 }

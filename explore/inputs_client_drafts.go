@@ -9,7 +9,7 @@ import "github.com/twosettle/twosettle/scenarios"
 // as it was.
 func (g *gen) clientInputs() {
 	r := g.r
-	if late := g.lateCalls(); len(late) > 0 && len(g.clients) > 0 && g.sw.Mode == scenarios.ModeTimed && chance(r, 15) {
+	if late := modelCalls(g.lateCalls()); len(late) > 0 && len(g.clients) > 0 && g.sw.Mode == scenarios.ModeTimed && chance(r, 15) {
 		g.reaskReshaped(pick(r, late))
 	}
 }
@@ -18,7 +18,10 @@ func (g *gen) clientInputs() {
 // the call's key), the model asks the same call id again with another number of
 // questions and no deadline, and the user's page reloads while that request waits: the
 // new page makes the card from the replayed request, and the stored draft of the old
-// question set must not attach to it (DRAFT-2). A probe follows the reload.
+// question set must not attach to it (DRAFT-2). A probe follows the reload. c is a model
+// call (modelCalls): a model never asks under a run_code sub-call's id (PARENT:ptc:N), and
+// asking one while the sub-call is still to come or continued makes two calls of a Session
+// under one id, which the decision does not define (simrun fuzz seed 542921: INV-TOOL-MODE).
 func (g *gen) reaskReshaped(c genCall) {
 	r := g.r
 	cl := pick(r, g.clients)

@@ -162,6 +162,12 @@ var regressions = []regression{
 	{file: "fuzz-362208", was: []string{"INV-CLIENT-COUNTDOWN"},
 		why:   "CARD-12 DRAFT-3 CD-4 a teardown on a page with no card yet (just reloaded) removes no card, so the stored draft stays: the next page's card restores it, editing",
 		frags: []string{`a@3979 in user type card=c2:ptc:3 q=q3 text="x"`, `a@3979 in reload`, `a@3979 in user teardown`, `a@3979 in frame waterfall ev=e2`, `card question:s1:c2:ptc:3 kind=question state=open wait=editing`}},
+	{file: "fuzz-417655", was: []string{"INV-TIMED-RESULT-MAPPING"},
+		why:   "WAIT-8 WAIT-9 a run_code ask a host stall caught up, started in a turn cancel's Apply, whose deadline came due before the cancel: it expired first, pending",
+		frags: []string{`sim fault host-stall by=2688`, `t=18700 host in cancel-turn s1`, `t=18700 host out append s1 #8 t=17670 tool/ptc-dispatch-start parent=c6 sub=c6:ptc:2`, `wait s1/c6:ptc:2 created deadline=18670`, `sub=c6:ptc:2 name=ask_user_question ok {"pending":true`, `turn/end turn=1 reason=aborted:user`}},
+	{file: "fuzz-417655b", was: []string{"INV-TIMED-RESULT-MAPPING", "INV-TIMED-NEEDS-LIVE-AGENT"},
+		why:   "WAIT-8 TOOL-6 the same caught-up ask in a session close's Apply: made while its agent was live, expired before the close",
+		frags: []string{`sim fault host-stall by=2688`, `t=18700 host in close-session s1`, `t=18700 host out append s1 #8 t=17670 tool/ptc-dispatch-start parent=c6 sub=c6:ptc:2`, `sub=c6:ptc:2 name=ask_user_question ok {"pending":true`}},
 	{file: "fuzz-6396", was: []string{"INV-CLIENT-EXPIRY"},
 		why:   "CARD-12 teardown removes every card with its draft and disposition",
 		frags: []string{`in user teardown`, `in reload`, `ev=e1 rejected UserQuestionError/ASK_TIMED_OUT`}},
@@ -354,6 +360,20 @@ func TestRegressionsStillCatch(t *testing.T) {
 			m.del(m.find(0, "a@3979 in reload"))
 			m.del(m.find(0, "a@3979 out dial"))
 			return m.find(0, "sim probe expect@4.862s")
+		}},
+		{"fuzz-417655", "INV-TIMED-RESULT-MAPPING", "WAIT-9 a caught-up ask whose deadline is after the turn cancel got pending, not ASK_ABORTED", func(m *mut) int {
+			from, to := m.find(0, "t=18700 host in cancel-turn s1"), m.find(0, "turn/end turn=1 reason=aborted:user")
+			for j := from; j <= to; j++ {
+				m.tr.Records[j].Time = 18650 // the cancel comes before the ask's deadline (18670)
+			}
+			return m.find(0, "sub=c6:ptc:2 name=ask_user_question ok")
+		}},
+		{"fuzz-417655b", "INV-TIMED-RESULT-MAPPING", "WAIT-9 a caught-up ask whose deadline is after the session close got pending, not ASK_ABORTED", func(m *mut) int {
+			from, to := m.find(0, "t=18700 host in close-session s1"), m.find(0, "turn/end turn=1 reason=aborted")
+			for j := from; j <= to; j++ {
+				m.tr.Records[j].Time = 18650 // the close comes before the ask's deadline (18670)
+			}
+			return m.find(0, "sub=c6:ptc:2 name=ask_user_question ok")
 		}},
 		{"disconnect-at-sleep-end", "INV-GW-GENERATION", "GW-7 a request to the dropped generation with no timer due", func(m *mut) int {
 			i := m.find(0, "t=7425 host in disconnect a")

@@ -61,6 +61,7 @@ type foreground struct {
 	streams        []*stream
 
 	parentAbortRec int
+	abortedAtStart bool // parentAbortRec is the command of the Apply it started in (abortedAtStart)
 	lost           bool // cut off by a restart
 	endRec         int
 	waitEndRec     int // the wait evidently ended (note, finished request, result)
@@ -97,18 +98,39 @@ func (c *Checker) newForeground(key fgKey, kind, rec int) *foreground {
 
 // abortedAtStart marks a call that starts inside the Apply of a turn cancel or a session
 // close, on a Session that Apply aborts, as parent-aborted at that Apply's command: the
-// host fires the timers due at the command's instant first, so a run_code sub-call the
-// previous one's timer dispatches (a sleep ending at that instant) starts and is then
-// aborted with its turn in the same Apply (ASK_ABORTED, WAIT-9), as parentAbort does for
-// the calls already open when the command came. Nothing else can start a call in such
-// an Apply: tool calls and direct calls are commands of their own.
+// host fires the timers due at the command's instant first (under a host stall, every
+// timer that came due before it), so a run_code sub-call the previous one's timer
+// dispatches (a sleep ending at that instant) starts and is then aborted with its turn in
+// the same Apply (ASK_ABORTED, WAIT-9), as parentAbort does for the calls already open
+// when the command came; one whose own wait came due before the command expired first
+// (expiredBeforeAbort). Nothing else can start a call in such an Apply: tool calls and
+// direct calls are commands of their own.
 func (c *Checker) abortedAtStart(fg *foreground) {
 	ap := &c.ap
 	if !ap.on || ap.idx >= fg.startRec || (fg.kind == fgDirect && !ap.closing) {
 		return
 	}
 	if slices.Contains(ap.aborted, fg.key.session) {
-		fg.parentAbortRec = ap.idx
+		fg.parentAbortRec, fg.abortedAtStart = ap.idx, true
+		// it started before the command took effect, in a turn, which runs only on a live
+		// agent: a close has already disposed it in the model (INV-TIMED-NEEDS-LIVE-AGENT)
+		fg.liveAgent = true
+	}
+}
+
+// expiredBeforeAbort undoes abortedAtStart for a timed wait that came due at or before
+// the aborting command's instant: with the host's timers held back (a host stall) the
+// sub-call starts at an earlier timer's due time (ptcAsk) and its own deadline may fall
+// before the command too; the host fires the timers due at the command first (a stall's
+// timers fire at the next command, before it), so that wait expired unattended (WAIT-8),
+// before the turn's signal aborted (WAIT-9), as parentAbort leaves a wait already due.
+// Called once the deadline is known.
+func (c *Checker) expiredBeforeAbort(fg *foreground) {
+	if !fg.abortedAtStart || fg.parentAbortRec < 0 {
+		return
+	}
+	if e, ok := fg.expiryAt(); ok && e <= c.recs[fg.parentAbortRec].Time {
+		fg.parentAbortRec, fg.abortedAtStart = -1, false
 	}
 }
 
@@ -135,6 +157,7 @@ func (c *Checker) setTimed(fg *foreground, rec int, why string) {
 			fg.deadline, fg.dlKnown, fg.dlFromArgs = fg.start+ms, true, true
 		}
 	}
+	c.expiredBeforeAbort(fg)
 	c.watch(fg)
 }
 
@@ -588,6 +611,7 @@ func (c *Checker) waitNote(i int, x wire.WaitNote) {
 		c.waitDeadlineCreated(i, x, fg)
 		if !fg.dlKnown {
 			fg.deadline, fg.dlKnown = x.Deadline, true
+			c.expiredBeforeAbort(fg)
 			c.watch(fg)
 		}
 		return
