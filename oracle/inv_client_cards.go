@@ -9,10 +9,13 @@ import "github.com/twosettle/twosettle/engine/wire"
 //     and through its claim's first frame, whether or not the projection lists the call
 //     yet (CARD-2); a failed $events/result aborts the generation's undecided requests,
 //     which the page then no longer holds (docs/PEER-RUNTIME.md §1.4);
-//   - a continued card whose reply waits in the page's inbox view is not listed, unless a
-//     live request still holds it, and a call the page's projection lists continued with
-//     no reply of its own waiting has its card (CARD-9: a discard brings it back with the
-//     next view; another call's reply does not hide it);
+//   - a continued card whose reply waits in the page's inbox view is not listed, unless the
+//     update that showed the reply could not sweep it (a request of the call was live
+//     then, or one came after it: only a reconciliation sweeps, and a request that ends,
+//     a link-down's included, leaves its card to the next one, docs/PEER.md §6.4 step 11
+//     and §6.5), and a call the page's projection lists continued with no reply of its
+//     own waiting has its card (CARD-9: a discard brings it back with the next view;
+//     another call's reply does not hide it);
 //   - while a Session is unbound from the page (wire.ActUnbind) its views create and
 //     sweep no card, so the last two are not judged for it until bind reconciles it.
 //
@@ -38,7 +41,7 @@ func (c *Checker) clientCards(i int, cm *clientModel, cs *wire.ClientState) {
 		}
 		seen[key] = true
 		if k.State == wire.StateContinued {
-			if v := cm.views[k.Session]; v != nil && !cm.unbound[k.Session] && v.queuedFor(k.CallID) && !cm.liveRequest(k.Session, k.CallID) {
+			if v := cm.views[k.Session]; v != nil && !cm.unbound[k.Session] && v.queuedFor(k.CallID) && !cm.keptSinceUpdate(k.Session, k.CallID) {
 				c.fail(invClientCards, i, cm.name+": continued card "+k.Key+" is listed while its reply waits in the inbox the page shows", cm.cur)
 				return
 			}
@@ -68,6 +71,20 @@ func (c *Checker) clientCards(i int, cm *clientModel, cs *wire.ClientState) {
 			return
 		}
 	}
+}
+
+// keptSinceUpdate reports whether the last update of the Session the page reconciled could
+// not sweep the call's card: a question request of the call was live on the page then,
+// or one came after it (and may have ended since: its card stays until the next
+// reconciliation, docs/PEER.md §6.5).
+func (cm *clientModel) keptSinceUpdate(sess, call string) bool {
+	k := fgKey{sess, call}
+	if cm.liveRequest(sess, call) || cm.page.held[sess][call] {
+		return true
+	}
+	at, ok := cm.page.reqAt[k]
+	upd, seen := cm.page.updAt[sess]
+	return ok && (!seen || at > upd)
 }
 
 // usableRow is a projection row a page can make a card of: a call id and questions that

@@ -171,6 +171,10 @@ var regressions = []regression{
 	{file: "fuzz-6396", was: []string{"INV-CLIENT-EXPIRY"},
 		why:   "CARD-12 teardown removes every card with its draft and disposition",
 		frags: []string{`in user teardown`, `in reload`, `ev=e1 rejected UserQuestionError/ASK_TIMED_OUT`}},
+	{file: "fuzz-345568", was: []string{"INV-CLIENT-CARDS"},
+		why: "CARD-9 CARD-8 a continued card kept by its call's request when its reply was queued stays after a link-down ends that request, until the next update reconciles it",
+		frags: []string{`a@4013 in frame session s1 events=17..17 questions{active=[c1:continued] settled=[]} inbox{next-step=[msg-3(reply:c1)]`, `a@9925 in link-down`,
+			`a{gen=2 up cards=[card question:s1:c1 kind=question state=continued wait=continued channel=rpc`}},
 }
 
 // runRegression runs a scenario of testdata/regressions against the reference engine and
@@ -374,6 +378,10 @@ func TestRegressionsStillCatch(t *testing.T) {
 				m.tr.Records[j].Time = 18650 // the close comes before the ask's deadline (18670)
 			}
 			return m.find(0, "sub=c6:ptc:2 name=ask_user_question ok")
+		}},
+		{"fuzz-345568", "INV-CLIENT-CARDS", "CARD-9 a continued card listed with its reply queued although no request of it was live when that update came", func(m *mut) int {
+			m.del(m.find(0, "a@3427 in frame waterfall ev=e2"))
+			return m.find(0, "sim probe expect@10.834s")
 		}},
 		{"disconnect-at-sleep-end", "INV-GW-GENERATION", "GW-7 a request to the dropped generation with no timer due", func(m *mut) int {
 			i := m.find(0, "t=7425 host in disconnect a")
