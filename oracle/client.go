@@ -37,10 +37,16 @@ type clientModel struct {
 	reloads     int
 
 	// how far the client's clock was set back so far (clock-jump faults), in ms
-	back    int64
-	cards   map[fgKey]bool // call-keyed cards the page may hold (true: never swept)
-	settled map[fgKey]bool // calls the last update showed settled and not active
-	torn    bool           // the questions UI was torn down (no reconciliation)
+	back  int64
+	cards map[fgKey]bool // call-keyed cards the page may hold (true: never swept)
+	// attached: the request whose waterfall channel the call's card holds (docs/PEER.md
+	// §6.2, §6.4 steps 7-9): attached when its listener attaches it (a request with no claim
+	// at once, a timed one at its claim's first frame), replaced by a later request's, and
+	// gone when that request ends, even while an earlier request of the call still lives
+	// (a card detaches only its current channel)
+	attached map[fgKey]*clientEvent
+	settled  map[fgKey]bool // calls the last update showed settled and not active
+	torn     bool           // the questions UI was torn down (no reconciliation)
 	// Sessions the user unbound from the page's view (wire.ActUnbind): their updates still
 	// replace the views, but create and sweep no card until bind reconciles them (CARD-8)
 	unbound map[string]bool
@@ -74,6 +80,7 @@ type clientEvent struct {
 type clientStream struct {
 	id, session, call string
 	gen               int
+	ev                *clientEvent // the request whose listener opened it (nil: not known)
 	openRec           int
 	hasFrame          bool
 	frameCT, rem      int64
@@ -92,7 +99,7 @@ func (c *Checker) client(name string) *clientModel {
 	cm := c.clients[name]
 	if cm == nil {
 		cm = &clientModel{name: name, events: map[string]*clientEvent{}, streams: map[string]*clientStream{}, byCall: map[fgKey][]*clientStream{}, views: map[string]*clientView{}, blind: map[string]bool{},
-			results: map[string]*clientResult{}, resultGen: map[string]int{}, frozen: map[fgKey]int{}, frozeAt: map[fgKey]int{}, maybePruned: map[fgKey]bool{}, nq: map[fgKey]int{}, cards: map[fgKey]bool{}, settled: map[fgKey]bool{}, unbound: map[string]bool{},
+			results: map[string]*clientResult{}, resultGen: map[string]int{}, frozen: map[fgKey]int{}, frozeAt: map[fgKey]int{}, maybePruned: map[fgKey]bool{}, nq: map[fgKey]int{}, cards: map[fgKey]bool{}, attached: map[fgKey]*clientEvent{}, settled: map[fgKey]bool{}, unbound: map[string]bool{},
 			page: newClientPage(0), unkeyed: map[string]int{}}
 		cm.submits.reload()
 		c.clients[name] = cm
@@ -131,6 +138,7 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 			if cm.failing {
 				break // a failed generation's frame: replayed to the next one
 			}
+			prev := cm.events[f.EventID]
 			ev := &clientEvent{id: f.EventID, session: f.AgentID, rec: i}
 			nq := -1
 			if gev := c.events[f.EventID]; gev != nil {
@@ -151,6 +159,9 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 						cm.cards[k] = false
 					}
 					cm.sawQuestions(k, nq)
+					if !ev.timed && (prev == nil || prev.done) {
+						cm.attached[k] = ev // no claim: its channel is attached at once
+					}
 				}
 			}
 		case wire.Cancel:
@@ -164,6 +175,9 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 			}
 		case wire.StreamItem:
 			if st := cm.streams[f.StreamID]; st != nil && !st.hasFrame {
+				if ev := st.ev; ev != nil && !ev.done && cm.events[ev.id] == ev && !st.ended && !st.cancelled {
+					cm.attached[fgKey{st.session, st.call}] = ev // the claim's first frame attaches the channel
+				}
 				if rem, ok := remainingMs(f.Value); ok {
 					st.hasFrame, st.frameCT, st.rem, st.frameRec, st.backAtFrame = true, r.ClientTime, rem, i, cm.back
 				} else if st.call != "" {
@@ -209,6 +223,7 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 		clear(cm.results)
 		if _, ok := x.(wire.Reload); ok {
 			clear(cm.cards) // a new page: its cards come from the next updates and replays
+			clear(cm.attached)
 			cm.reloads++
 			clear(cm.settled)
 			clear(cm.views)
@@ -540,6 +555,11 @@ func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
 		if x.Endpoint == wire.EndpointAttachWait {
 			s, call := waitArgs(x.Args)
 			st := &clientStream{id: x.StreamID, session: s, call: call, gen: x.Gen, openRec: i}
+			if fh, ok := c.recs[cm.cur].Payload.(wire.FromHost); ok {
+				if w, ok := fh.Frame.(wire.Waterfall); ok {
+					st.ev = cm.events[w.EventID] // the listener of that request opens its claim (CLAIM-1)
+				}
+			}
 			cm.streams[x.StreamID] = st
 			cm.byCall[fgKey{s, call}] = append(cm.byCall[fgKey{s, call}], st)
 		}

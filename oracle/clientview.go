@@ -52,6 +52,13 @@ func (cm *clientModel) liveRequest(sess, call string) bool {
 	return false
 }
 
+// waterfallAttached reports whether the call's card holds a live request's waterfall
+// channel (CARD-4: when both channels exist the waterfall is used).
+func (cm *clientModel) waterfallAttached(sess, call string) bool {
+	ev := cm.attached[fgKey{sess, call}]
+	return ev != nil && !ev.done && cm.events[ev.id] == ev
+}
+
 // snapshot runs the invariants that read what actors show (cards, countdowns, rows,
 // nodes, the host's reservations) on a probe's snapshot or the final state: i is the
 // probe record, or FinalRecord.

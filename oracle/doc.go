@@ -91,6 +91,11 @@
 //     an input). A countdown expires at the earliest at the frame's arrival plus
 //     remainingMs on the client's clock, less what clock-jump faults set that clock back
 //     meanwhile (a paused remainder resumes from the clock as it reads then, CD-10).
+//   - A call-keyed card holds one waterfall channel, the one its last listener attached (a
+//     request with no claim at once, a timed one at its claim's first frame); when that
+//     request ends the card has none, even while an earlier request of the same call still
+//     lives on the page (docs/PEER.md §6.2: a card detaches only its current channel), so a
+//     continued card then answers through the late-answer RPC (CARD-4).
 //   - A disconnect (or a connect replacing a live generation) at the instant a wait
 //     expires or a sleep ends takes effect after the cancels, stream ends and requests the
 //     host sends that generation: the host fires due timers before the command.

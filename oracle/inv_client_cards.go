@@ -20,8 +20,10 @@ import "github.com/twosettle/twosettle/engine/wire"
 //     sweep no card, so the last two are not judged for it until bind reconciles it.
 //
 // and, as it happens, a card submits through its waterfall when it has one: a late-answer
-// call for a call whose forwarded request the page still holds is the wrong channel
-// (CARD-4).
+// call for a call whose card holds a live request's waterfall is the wrong channel
+// (CARD-4). The card holds the channel its last listener attached (docs/PEER.md §6.2,
+// §6.4): when that request ends the card has none, even while an earlier request of the
+// same call still lives on the page, so the late-answer RPC is then its channel.
 //
 // Review panels (a settled call's reopened read-only answers) are not question cards.
 
@@ -108,7 +110,7 @@ func (c *Checker) cardChannel(i int, cm *clientModel, x wire.SendCall) {
 		return
 	}
 	a := parseAnswerArgs(x.Args)
-	if a.callID != "" && cm.liveRequest(a.agent, a.callID) {
-		c.fail(invClientCards, i, cm.name+": submitted "+a.agent+"/"+a.callID+" through the late-answer RPC while it holds the call's waterfall request", cm.cur)
+	if a.callID != "" && cm.waterfallAttached(a.agent, a.callID) {
+		c.fail(invClientCards, i, cm.name+": submitted "+a.agent+"/"+a.callID+" through the late-answer RPC while its card holds the waterfall of request ev="+cm.attached[fgKey{a.agent, a.callID}].id, cm.cur)
 	}
 }

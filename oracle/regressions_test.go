@@ -175,6 +175,10 @@ var regressions = []regression{
 		why: "CARD-9 CARD-8 a continued card kept by its call's request when its reply was queued stays after a link-down ends that request, until the next update reconciles it",
 		frags: []string{`a@4013 in frame session s1 events=17..17 questions{active=[c1:continued] settled=[]} inbox{next-step=[msg-3(reply:c1)]`, `a@9925 in link-down`,
 			`a{gen=2 up cards=[card question:s1:c1 kind=question state=continued wait=continued channel=rpc`}},
+	{file: "fuzz-471299", was: []string{"INV-CLIENT-CARDS"},
+		why: "CARD-4 a card holds the waterfall its last request attached: once that request ends, the late-answer RPC is its channel, although an earlier request of the reused call id still lives on the page",
+		frags: []string{`host in event-result a.1 rpc=inject-5 ev=e2 rejected`, `a@1567 in frame item stream=a-s2`, `a@2567 in frame cancel ev=e3`,
+			`a@3137 out call gen=1 rpc=a-r1 userQuestions/answer {"agentId":"s2","callId":"c2"`}},
 }
 
 // runRegression runs a scenario of testdata/regressions against the reference engine and
@@ -382,6 +386,10 @@ func TestRegressionsStillCatch(t *testing.T) {
 		{"fuzz-345568", "INV-CLIENT-CARDS", "CARD-9 a continued card listed with its reply queued although no request of it was live when that update came", func(m *mut) int {
 			m.del(m.find(0, "a@3427 in frame waterfall ev=e2"))
 			return m.find(0, "sim probe expect@10.834s")
+		}},
+		{"fuzz-471299", "INV-CLIENT-CARDS", "CARD-4 a late-answer call while the card still holds the earlier request's waterfall (the later request never attached its own)", func(m *mut) int {
+			m.del(m.find(0, "a@1567 in frame item stream=a-s2"))
+			return m.find(0, "a@3137 out call gen=1 rpc=a-r1 userQuestions/answer")
 		}},
 		{"disconnect-at-sleep-end", "INV-GW-GENERATION", "GW-7 a request to the dropped generation with no timer due", func(m *mut) int {
 			i := m.find(0, "t=7425 host in disconnect a")

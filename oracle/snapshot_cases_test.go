@@ -136,7 +136,11 @@ func init() {
 			}},
 		violationCase{inv: "INV-CLIENT-CARDS", name: "CARD-4 a card with a waterfall submits through it", base: "timed",
 			break_: func(m *mut) int {
-				i := m.find(0, "c2@", "in frame waterfall", `"callId":"q2"`)
+				// after the claim's first frame, which attaches the waterfall to the card
+				// (docs/PEER.md §6.4 step 9; during the handshake the card has none yet)
+				o := m.find(0, "c2@", "out open", "userQuestions/attachWait", `"callId":"q2"`)
+				st := m.tr.Records[o].Payload.(wire.OpenStream).StreamID
+				i := m.find(0, "c2@", "in frame item stream="+st+" ")
 				at, ct := m.tr.Records[i].Time+1, m.tr.Records[i].ClientTime+1
 				m.insert(i+1, trace.Record{Time: at, ClientTime: ct, Actor: "c2", Kind: trace.In, Payload: wire.User{Action: wire.UserAction{Kind: wire.ActSubmit, Card: "q2"}}})
 				m.insert(i+2, trace.Record{Time: at, ClientTime: ct, Actor: "c2", Kind: trace.Out, Payload: wire.SendCall{Gen: 1, RPCID: "c2-rx", Endpoint: wire.EndpointAnswer,
