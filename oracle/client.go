@@ -54,6 +54,10 @@ type clientModel struct {
 	// what the page last received of each Session (since its last load): the projection
 	// and inbox views and the log length, which its rows, cards and nodes show
 	views map[string]*clientView
+	// Sessions the page shows (since its last load): one it took an update of, or one a
+	// question request made a card for (docs/PEER.md §6.4: the listener's card comes
+	// before any update of its Session); unbind and bind name these
+	sessions map[string]bool
 	// Sessions ("" for any) where an edit or Take time went to a card the trace does not
 	// name (the composer seat among several cards): which card froze is not known
 	blind map[string]bool
@@ -98,7 +102,7 @@ type clientResult struct {
 func (c *Checker) client(name string) *clientModel {
 	cm := c.clients[name]
 	if cm == nil {
-		cm = &clientModel{name: name, events: map[string]*clientEvent{}, streams: map[string]*clientStream{}, byCall: map[fgKey][]*clientStream{}, views: map[string]*clientView{}, blind: map[string]bool{},
+		cm = &clientModel{name: name, events: map[string]*clientEvent{}, streams: map[string]*clientStream{}, byCall: map[fgKey][]*clientStream{}, views: map[string]*clientView{}, sessions: map[string]bool{}, blind: map[string]bool{},
 			results: map[string]*clientResult{}, resultGen: map[string]int{}, frozen: map[fgKey]int{}, frozeAt: map[fgKey]int{}, maybePruned: map[fgKey]bool{}, nq: map[fgKey]int{}, cards: map[fgKey]bool{}, attached: map[fgKey]*clientEvent{}, settled: map[fgKey]bool{}, unbound: map[string]bool{},
 			page: newClientPage(0), unkeyed: map[string]int{}}
 		cm.submits.reload()
@@ -153,6 +157,9 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 			if f.Event == wire.EventQuestionsRequest && f.AgentID != "" {
 				cm.page.pageRequest(i, f.AgentID, ev.call, nq >= 0, ev.timed)
 				ev.question = true
+				if nq > 0 && !cm.torn {
+					cm.sessions[f.AgentID] = true // the listener makes its card (a torn-down UI hands it on)
+				}
 				if ev.call != "" {
 					k := fgKey{ev.session, ev.call}
 					if _, ok := cm.cards[k]; !ok {
@@ -227,6 +234,7 @@ func (c *Checker) clientInput(i int, r *trace.Record, in wire.ClientInput) {
 			cm.reloads++
 			clear(cm.settled)
 			clear(cm.views)
+			clear(cm.sessions)
 			clear(cm.unbound) // a new page binds every Session
 			cm.torn = false
 			cm.page = newClientPage(cm.reloads)
@@ -385,6 +393,7 @@ func (cm *clientModel) reconcile(f wire.SessionUpdate) {
 		return
 	}
 	cm.received(f)
+	cm.sessions[f.Session] = true
 	cm.page.pageUpdate(cm.cur, f, cm.events)
 	cm.submits.updated(cm.cur, f, cm.views[f.Session], cm.page.held[f.Session])
 	// One pass over the update's rows and inbox, one over the client's live requests:
@@ -438,17 +447,18 @@ func rowsOf(q wire.QuestionsView, in wire.InboxView) (rowState map[string]string
 }
 
 // binding mirrors unbind and bind (docs/PEER.md §6.5): an unbound Session's updates
-// sweep no card; binding it again reconciles its latest views at once. Session may be
-// left out when the page knows one Session (as the client resolves it).
+// sweep no card; binding it again reconciles its latest views at once (none yet: no row
+// keeps a card). Any Session the page shows may be unbound, one whose only trace is a
+// request's card included (no update of it yet). Session may be left out when the page
+// shows one Session (as the client resolves it).
 func (cm *clientModel) binding(a wire.UserAction) {
 	sess := a.Session
-	if sess == "" && len(cm.views) == 1 {
-		for s := range cm.views {
+	if sess == "" && len(cm.sessions) == 1 {
+		for s := range cm.sessions {
 			sess = s
 		}
 	}
-	v := cm.views[sess]
-	if v == nil {
+	if !cm.sessions[sess] {
 		return // the client refuses it: no Session of that name on the page
 	}
 	if a.Kind == wire.ActUnbind {
@@ -459,7 +469,12 @@ func (cm *clientModel) binding(a wire.UserAction) {
 		return
 	}
 	delete(cm.unbound, sess)
-	rowState, queued := rowsOf(v.questions, v.inbox)
+	var q wire.QuestionsView
+	var in wire.InboxView
+	if v := cm.views[sess]; v != nil {
+		q, in = v.questions, v.inbox
+	}
+	rowState, queued := rowsOf(q, in)
 	cm.sweep(sess, rowState, queued)
 }
 

@@ -179,6 +179,14 @@ var regressions = []regression{
 		why: "CARD-4 a card holds the waterfall its last request attached: once that request ends, the late-answer RPC is its channel, although an earlier request of the reused call id still lives on the page",
 		frags: []string{`host in event-result a.1 rpc=inject-5 ev=e2 rejected`, `a@1567 in frame item stream=a-s2`, `a@2567 in frame cancel ev=e3`,
 			`a@3137 out call gen=1 rpc=a-r1 userQuestions/answer {"agentId":"s2","callId":"c2"`}},
+	{file: "fuzz-750190", was: []string{"INV-CLIENT-COUNTDOWN"},
+		why: "CARD-8 CD-4 a Session the page shows only through a request's card (no update of it yet) can be unbound: its updates sweep no card, so the card edited after a restart keeps its draft, editing",
+		frags: []string{`b@133 in user unbind session=s1`, `b@137 in frame session s1 reset events=0..6`, `b@140 in user choose card=c2 label="no"`, `b@737 in frame session s1 reset events=0..10 questions{active=[] settled=[]}`,
+			`card question:s1:c2 kind=question state=open wait=editing`}},
+	{file: "fuzz-756789", was: []string{"INV-CLIENT-COUNTDOWN"},
+		why: "CARD-8 CD-4 a Session unbound before its first update (its run_code sub-call's card on the page): the update listing neither its card's call nor a request sweeps nothing, so the edited card ends editing",
+		frags: []string{`a@63 in user unbind session=s1`, `a@86 in frame session s1 reset events=0..6`, `a@119 in user choose card=c4 label="no"`, `a@1095 in frame cancel ev=e2`,
+			`a@1109 in frame session s1 events=10..10 questions{active=[c1:ptc:1:continued]`}},
 }
 
 // runRegression runs a scenario of testdata/regressions against the reference engine and
@@ -390,6 +398,14 @@ func TestRegressionsStillCatch(t *testing.T) {
 		{"fuzz-471299", "INV-CLIENT-CARDS", "CARD-4 a late-answer call while the card still holds the earlier request's waterfall (the later request never attached its own)", func(m *mut) int {
 			m.del(m.find(0, "a@1567 in frame item stream=a-s2"))
 			return m.find(0, "a@3137 out call gen=1 rpc=a-r1 userQuestions/answer")
+		}},
+		{"fuzz-750190", "INV-CLIENT-COUNTDOWN", "CARD-8 CD-4 the same page with the Session still bound: the reconnect's update sweeps the edited card, which may not stay editing", func(m *mut) int {
+			m.del(m.find(0, "b@133 in user unbind session=s1"))
+			return m.find(0, "sim probe expect@11.548s")
+		}},
+		{"fuzz-756789", "INV-CLIENT-COUNTDOWN", "CARD-8 CD-4 the same page with the Session still bound: the update after its call's result sweeps the edited card, which may not stay editing", func(m *mut) int {
+			m.del(m.find(0, "a@63 in user unbind session=s1"))
+			return -1
 		}},
 		{"disconnect-at-sleep-end", "INV-GW-GENERATION", "GW-7 a request to the dropped generation with no timer due", func(m *mut) int {
 			i := m.find(0, "t=7425 host in disconnect a")
