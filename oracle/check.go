@@ -133,6 +133,12 @@ type applyCtx struct {
 	discClient string
 	discAt     int
 
+	// an EventResult for a request a timer due first forwards in this Apply: applied at
+	// record lateResultAt, after that request's fan-out (lateResultRec: the command)
+	lateResult    *wire.EventResult
+	lateResultAt  int
+	lateResultRec int
+
 	// an AppendEvent Apply: its event was appended (the scenario's, not the host's own)
 	scripted bool
 
@@ -422,6 +428,7 @@ func (c *Checker) hostEffect(i int, e wire.Effect) {
 		c.ap.restartPending = false
 		c.restart(c.ap.idx)
 	}
+	c.lateEventResultNow(i)
 	switch x := e.(type) {
 	case wire.Appended:
 		c.appended(i, x)
@@ -659,7 +666,9 @@ func (c *Checker) endApply() {
 		c.restart(c.ap.idx)
 	}
 	if c.ap.limit < 0 {
-		// a crash cut this Apply: its "by the end of the Apply" obligations never came due
+		// a crash cut this Apply: its "by the end of the Apply" obligations never came due,
+		// nor did a result held back for a fan-out the cut voided
+		c.lateEventResultNow(c.ap.end)
 		c.gatewayEndApply()
 		c.waitsEndApply()
 		c.claimEndIgnored()

@@ -242,8 +242,60 @@ func (c *Checker) endStream(k streamKey, rec int, byCmd bool) {
 	}
 }
 
-// eventResult applies a client's $events/result for one delivery.
+// eventResult applies a client's $events/result for one delivery (command record i). A
+// result naming a request this generation does not hold yet, which a timer due at the
+// command's instant forwards to it in this very Apply (a sleep's end lets a run_code go on
+// to its ask), is the host's to take after that request's fan-out: timers due at or
+// before now fire first (docs/PROTOCOL.md#the-commands), the result uplink may overtake the
+// frames, and the winner is whichever result the host processes first (docs/PEER-RUNTIME.md
+// §1.1-§1.3). It is applied after the request's last Waterfall frame of the Apply.
 func (c *Checker) eventResult(i int, x wire.EventResult) {
+	ev := c.events[x.EventID]
+	k := connKey{x.Client, x.Gen}
+	if ev == nil || (!ev.finished && ev.holds(k) < 0) {
+		if at := c.forwardedFirst(i, k, x.EventID); at >= 0 {
+			c.ap.lateResult, c.ap.lateResultAt, c.ap.lateResultRec = &x, at, i
+			return
+		}
+	}
+	c.takeEventResult(i, x)
+}
+
+// forwardedFirst returns the record after the last Waterfall frame of request id that
+// timers due at command i's instant sent in this Apply, when one of them went to k; -1
+// otherwise.
+func (c *Checker) forwardedFirst(i int, k connKey, id string) int {
+	if !c.timerDue(c.recs[i].Time) {
+		return -1
+	}
+	last, toK := -1, false
+	for j := i + 1; j < c.ap.end; j++ {
+		f, ok := c.recs[j].Payload.(wire.SendFrame)
+		if !ok || c.recs[j].Kind != trace.Out {
+			continue
+		}
+		if w, ok := f.Frame.(wire.Waterfall); ok && w.EventID == id {
+			last = j
+			toK = toK || (f.Client == k.client && f.Gen == k.gen)
+		}
+	}
+	if !toK {
+		return -1
+	}
+	return last + 1
+}
+
+// lateEventResultNow applies a result eventResult held back, once its request's fan-out
+// is read (record i, or the Apply's end).
+func (c *Checker) lateEventResultNow(i int) {
+	if x := c.ap.lateResult; x != nil && i >= c.ap.lateResultAt {
+		c.ap.lateResult = nil
+		c.takeEventResult(c.ap.lateResultRec, *x)
+	}
+}
+
+// takeEventResult applies a result at command record i.
+func (c *Checker) takeEventResult(i int, x wire.EventResult) {
 	ev := c.events[x.EventID]
 	if ev == nil || ev.finished {
 		return // discarded: the request already finished (GW-1)

@@ -187,6 +187,17 @@ var regressions = []regression{
 		why: "CARD-8 CD-4 a Session unbound before its first update (its run_code sub-call's card on the page): the update listing neither its card's call nor a request sweeps nothing, so the edited card ends editing",
 		frags: []string{`a@63 in user unbind session=s1`, `a@86 in frame session s1 reset events=0..6`, `a@119 in user choose card=c4 label="no"`, `a@1095 in frame cancel ev=e2`,
 			`a@1109 in frame session s1 events=10..10 questions{active=[c1:ptc:1:continued]`}},
+	{file: "fuzz-608129", was: []string{"INV-GW-CANCEL"},
+		why:   "GW-1 timers due at the command's instant fire first: a result naming the request a sleep's end forwards in the same Apply is its holder's, here a next, so the later winner owes that generation no cancel",
+		frags: []string{`t=936 host in event-result h.1 rpc=inject-3 ev=e1 next`, `t=936 host out send h.1 waterfall ev=e1`, `t=1936 host in event-result a.1 rpc=a-r1 ev=e1 rejected`}},
+	{file: "fuzz-849819", was: []string{"INV-GW-CANCEL"},
+		why: "GW-1 ASK-5 the same with a sleep a host stall caught up: the rejection that arrives in the Apply that forwards the timed ask wins it, the other holder is cancelled",
+		frags: []string{`sim fault host-stall by=4133`, `t=1502 host in event-result a.1 rpc=inject-10 ev=e5 rejected`, `t=1502 host out send a.1 waterfall ev=e5`, `t=1502 host out send b.1 cancel ev=e5`,
+			`sub=c4:ptc:2 name=ask_user_question error err=UserQuestionError/UI_REFUSED`}},
+	{file: "fuzz-851903", was: []string{"INV-GW-CANCEL"},
+		why: "GW-1 ASK-5 the same for a blocking run_code ask: the rejection wins the request forwarded in its Apply, the other holder is cancelled",
+		frags: []string{`sim fault host-stall by=4580`, `t=11259 host in event-result b.1 rpc=inject-9 ev=e5 rejected`, `t=11259 host out send b.1 waterfall ev=e5`, `t=11259 host out send d.1 cancel ev=e5`,
+			`sub=c7:ptc:2 name=ask_user_question error err=UserQuestionError/ASK_CANCELLED`}},
 }
 
 // runRegression runs a scenario of testdata/regressions against the reference engine and
@@ -406,6 +417,22 @@ func TestRegressionsStillCatch(t *testing.T) {
 		{"fuzz-756789", "INV-CLIENT-COUNTDOWN", "CARD-8 CD-4 the same page with the Session still bound: the update after its call's result sweeps the edited card, which may not stay editing", func(m *mut) int {
 			m.del(m.find(0, "a@63 in user unbind session=s1"))
 			return -1
+		}},
+		{"fuzz-608129", "INV-GW-CANCEL", "GW-1 a cancel to the generation that passed with next on the request forwarded in its Apply", func(m *mut) int {
+			i := m.find(0, "t=1936 host out send a.1 end stream=a-s1")
+			r := m.tr.Records[i]
+			r.Payload = wire.SendFrame{Client: "h", Gen: 1, Frame: wire.Cancel{EventID: "e1"}}
+			m.insert(i, r)
+			return i
+		}},
+		{"fuzz-849819", "INV-GW-CANCEL", "GW-1 a cancel to the winner of the request forwarded in its Apply", func(m *mut) int {
+			i := m.find(0, "t=1502 host out send b.1 cancel ev=e5")
+			frameAt(m, i, func(sf *wire.SendFrame) { sf.Client = "a" })
+			return i
+		}},
+		{"fuzz-851903", "INV-GW-CANCEL", "GW-1 the other holder of the request forwarded in the winner's Apply gets no cancel", func(m *mut) int {
+			m.del(m.find(0, "t=11259 host out send d.1 cancel ev=e5"))
+			return m.find(0, "t=11259 host in event-result b.1 rpc=inject-9 ev=e5")
 		}},
 		{"disconnect-at-sleep-end", "INV-GW-GENERATION", "GW-7 a request to the dropped generation with no timer due", func(m *mut) int {
 			i := m.find(0, "t=7425 host in disconnect a")
