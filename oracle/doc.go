@@ -99,6 +99,12 @@
 //   - A disconnect (or a connect replacing a live generation) at the instant a wait
 //     expires or a sleep ends takes effect after the cancels, stream ends and requests the
 //     host sends that generation: the host fires due timers before the command.
+//   - Likewise a $events/result naming a request the client's generation does not hold
+//     yet is applied after that request's fan-out, when a timer is due at the command and
+//     the fan-out reached that generation (a sleep, one a host stall held back included,
+//     ends and the run_code's next sub-call forwards its request first); otherwise the
+//     request is unknown to the host, or not the client's, and the result is discarded
+//     (GW-1).
 //   - The tool path (TOOL-1, TOOL-4) is the host's tool mode, not the request/header: the
 //     header decides only what the projection tracks (PROJ-2). The mode is read from the
 //     host's own header (a Header command without tools) or from how the host runs a call

@@ -198,6 +198,14 @@ var regressions = []regression{
 		why: "GW-1 ASK-5 the same for a blocking run_code ask: the rejection wins the request forwarded in its Apply, the other holder is cancelled",
 		frags: []string{`sim fault host-stall by=4580`, `t=11259 host in event-result b.1 rpc=inject-9 ev=e5 rejected`, `t=11259 host out send b.1 waterfall ev=e5`, `t=11259 host out send d.1 cancel ev=e5`,
 			`sub=c7:ptc:2 name=ask_user_question error err=UserQuestionError/ASK_CANCELLED`}},
+	{file: "fuzz-626237", was: []string{"INV-LIVE-NO-LEAK"},
+		why: "GW-1 GW-6 timers due before a command fire first: a run_code sleep a host stall held back ends, its next sub-call's request reaches the holding answerer, and then the answerer's pass for it is processed",
+		frags: []string{`sim fault host-stall by=2822`, `t=1649 host in event-result h.1 rpc=inject-5 ev=e2 next`, `t=1649 host out append s1 #8 t=1497 tool/ptc-dispatch parent=c1`,
+			`t=1649 host out send h.1 waterfall ev=e2`, `pending=[e1 agent=s1 deliveries=c,h e2 agent=s1 deliveries=c]`}},
+	{file: "fuzz-626237b", was: []string{"INV-GW-SETTLE-ONCE", "INV-LIVE-NO-LEAK"},
+		why: "GW-1 the same pass with the caught-up request's fan-out reaching h before c: the host takes the command after the whole fan-out, so the request is still delivered to c",
+		frags: []string{`t=1649 host in event-result h.1 rpc=inject-5 ev=e2 next`, `0047 t=1649 host out send h.1 waterfall ev=e2`, `0048 t=1649 host out send c.1 waterfall ev=e2`,
+			`pending=[e1 agent=s1 deliveries=c,h e2 agent=s1 deliveries=c]`}},
 }
 
 // runRegression runs a scenario of testdata/regressions against the reference engine and
@@ -433,6 +441,39 @@ func TestRegressionsStillCatch(t *testing.T) {
 		{"fuzz-851903", "INV-GW-CANCEL", "GW-1 the other holder of the request forwarded in the winner's Apply gets no cancel", func(m *mut) int {
 			m.del(m.find(0, "t=11259 host out send d.1 cancel ev=e5"))
 			return m.find(0, "t=11259 host in event-result b.1 rpc=inject-9 ev=e5")
+		}},
+		{"fuzz-626237", "INV-LIVE-NO-LEAK", "GW-1 the host kept the delivery its holder passed after the stall's timers forwarded it", func(m *mut) int {
+			h := m.tr.Final.Host
+			h.Pending = append([]wire.PendingEvent(nil), h.Pending...)
+			for i, p := range h.Pending {
+				if p.EventID == "e2" {
+					h.Pending[i].Deliveries = []string{"c", "h"}
+				}
+			}
+			m.tr.Final.Host = h
+			return -1
+		}},
+		{"fuzz-626237", "INV-LIVE-NO-LEAK", "GW-1 a pass the host took for a request no timer due before it forwarded", func(m *mut) int {
+			// the sleep as written ends after the pass: nothing is due at the command, so
+			// the request was forwarded after it and the host took a result it could not know
+			apply(m, m.find(0, "tool/ptc-dispatch-start parent=c1 sub=c1:ptc:1 name=sleep"), func(a wire.Appended) wire.Appended {
+				d := a.Event.Data.(session.PTCDispatchStart)
+				d.Arguments = `{"ms":1800}`
+				a.Event.Data = d
+				return a
+			})
+			return -1
+		}},
+		{"fuzz-626237b", "INV-LIVE-NO-LEAK", "GW-1 the host dropped the caught-up request's other delivery with the holder's pass", func(m *mut) int {
+			h := m.tr.Final.Host
+			h.Pending = append([]wire.PendingEvent(nil), h.Pending...)
+			for i, p := range h.Pending {
+				if p.EventID == "e2" {
+					h.Pending[i].Deliveries = nil
+				}
+			}
+			m.tr.Final.Host = h
+			return -1
 		}},
 		{"disconnect-at-sleep-end", "INV-GW-GENERATION", "GW-7 a request to the dropped generation with no timer due", func(m *mut) int {
 			i := m.find(0, "t=7425 host in disconnect a")
