@@ -404,7 +404,10 @@ func (cm *clientModel) reconcile(f wire.SessionUpdate) {
 	for _, r := range f.Questions.Active {
 		if r.CallID != "" {
 			k := fgKey{f.Session, r.CallID}
-			if _, ok := cm.cards[k]; !ok && r.State != wire.StateOpen {
+			// only a continued row whose reply is not queued makes a card (CARD-9): a page
+			// just reloaded holds none for a queued one, so no sweep closes it and its
+			// stored draft stays (DRAFT-3)
+			if _, ok := cm.cards[k]; !ok && r.State != wire.StateOpen && !queued[r.CallID] {
 				cm.cards[k] = false
 			}
 			cm.sawQuestions(k, len(r.Questions))

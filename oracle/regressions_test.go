@@ -206,6 +206,11 @@ var regressions = []regression{
 		why: "GW-1 the same pass with the caught-up request's fan-out reaching h before c: the host takes the command after the whole fan-out, so the request is still delivered to c",
 		frags: []string{`t=1649 host in event-result h.1 rpc=inject-5 ev=e2 next`, `0047 t=1649 host out send h.1 waterfall ev=e2`, `0048 t=1649 host out send c.1 waterfall ev=e2`,
 			`pending=[e1 agent=s1 deliveries=c,h e2 agent=s1 deliveries=c]`}},
+	{file: "fuzz-1055410", was: []string{"INV-CLIENT-COUNTDOWN"},
+		why: "CARD-9 DRAFT-3 CD-4 a page reloaded while its edited call turned continued with its reply queued makes no card for it, so the settling update closes none: the stored draft stays, and the reused call id's next card restores it, editing",
+		frags: []string{`a@3030 in user choose session=f1 q=q2 label="yes"`, `a@4552 in reload`, `a@6187 in frame session f1 reset events=0..15 questions{active=[c2:continued] settled=[]} inbox{next-step=[msg-3(reply:c2)]`,
+			`a@6315 in frame session f1 events=16..19 questions{active=[] settled=[c2{q1=skipped q2=skipped}]}`, `a@6889 in frame waterfall ev=e2`,
+			`a{gen=2 up cards=[card question:f1:c2 kind=question state=open wait=editing`}},
 }
 
 // runRegression runs a scenario of testdata/regressions against the reference engine and
@@ -425,6 +430,17 @@ func TestRegressionsStillCatch(t *testing.T) {
 		{"fuzz-756789", "INV-CLIENT-COUNTDOWN", "CARD-8 CD-4 the same page with the Session still bound: the update after its call's result sweeps the edited card, which may not stay editing", func(m *mut) int {
 			m.del(m.find(0, "a@63 in user unbind session=s1"))
 			return -1
+		}},
+		{"fuzz-1055410", "INV-CLIENT-COUNTDOWN", "CARD-9 DRAFT-3 the same reconnect with the reply not queued: the continued row makes the card, the settling update closes it with its draft, so the next card may not show editing", func(m *mut) int {
+			noQueue := func(u *wire.SessionUpdate) { u.Inbox.NextStep = nil }
+			update(m, m.find(0, "host out send a.2 session f1 reset events=0..15"), noQueue)
+			i := m.find(0, "a@6187 in frame session f1 reset events=0..15")
+			fh := m.tr.Records[i].Payload.(wire.FromHost)
+			u := fh.Frame.(wire.SessionUpdate)
+			noQueue(&u)
+			fh.Frame = u
+			m.set(i, fh)
+			return m.find(0, "sim probe expect@124.102s")
 		}},
 		{"fuzz-608129", "INV-GW-CANCEL", "GW-1 a cancel to the generation that passed with next on the request forwarded in its Apply", func(m *mut) int {
 			i := m.find(0, "t=1936 host out send a.1 end stream=a-s1")
