@@ -10,11 +10,7 @@ import (
 // The client-side mutants (engine/mutant): each case observes one rule with the correct
 // client and with the mutant on; each mutant flips it, and unrelated mutants do not.
 func TestMutantsFlipTheirRule(t *testing.T) {
-	cases := []struct {
-		name, rule string
-		observe    func(x *h) string
-		correct    string
-	}{
+	checkMutantCases(t, []mutantCase{
 		{"claim-released-on-local-return", "CLAIM-2 the claim is kept after the answer is sent", func(x *h) string {
 			x.timedCard(0, 5000)
 			x.user(100, wire.ActChoose, "label=npm")
@@ -29,7 +25,21 @@ func TestMutantsFlipTheirRule(t *testing.T) {
 			x.user(100, wire.ActTakeTime)
 			return strings.Join(x.at(5000, wire.ClientTick{}), "; ")
 		}, ""},
-	}
+	})
+}
+
+// mutantCase observes one rule: correct is what the correct client shows, and the mutant
+// name must show something else.
+type mutantCase struct {
+	name, rule string
+	observe    func(x *h) string
+	correct    string
+}
+
+// checkMutantCases runs each case with the correct client, with its mutant on (which must
+// flip the observation) and with unrelated host-side mutants on (which must not).
+func checkMutantCases(t *testing.T, cases []mutantCase) {
+	t.Helper()
 	for _, c := range cases {
 		t.Run(c.rule+" ("+c.name+")", func(t *testing.T) {
 			run := func(m string) string { return c.observe(newHWith(t, Config{Name: "c1", Seed: 7, Mutant: m})) }

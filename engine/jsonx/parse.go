@@ -177,19 +177,8 @@ func (p *parser) object(v *Value, depth int) bool {
 		if !p.value(m, depth+1) {
 			return false
 		}
-		p.ws()
-		if p.i >= len(p.s) {
-			return false
-		}
-		switch p.s[p.i] {
-		case ',':
-			p.i++
-		case '}':
-			p.i++
-			set(v, Object, "", p.keep(base))
-			return true
-		default:
-			return false
+		if done, ok := p.next(v, Object, '}', base); done || !ok {
+			return ok
 		}
 	}
 }
@@ -213,21 +202,30 @@ func (p *parser) array(v *Value, depth int) bool {
 		if !p.value(m, depth+1) {
 			return false
 		}
-		p.ws()
-		if p.i >= len(p.s) {
-			return false
-		}
-		switch p.s[p.i] {
-		case ',':
-			p.i++
-		case ']':
-			p.i++
-			set(v, Array, "", p.keep(base))
-			return true
-		default:
-			return false
+		if done, ok := p.next(v, Array, ']', base); done || !ok {
+			return ok
 		}
 	}
+}
+
+// next reads what follows a member or an item: a comma (more to come; done is false) or
+// the container's closing byte, which sets v to kind with the values kept from base
+// (done). ok is false for anything else.
+func (p *parser) next(v *Value, kind Kind, close byte, base int) (done, ok bool) {
+	p.ws()
+	if p.i >= len(p.s) {
+		return false, false
+	}
+	switch p.s[p.i] {
+	case ',':
+		p.i++
+		return false, true
+	case close:
+		p.i++
+		set(v, kind, "", p.keep(base))
+		return true, true
+	}
+	return false, false
 }
 
 // numberEnd returns the end of the number literal
