@@ -8,6 +8,22 @@ import (
 // Violation cases of the client invariants that guard CARD-3, CARD-5..8, DRAFT-2, DRAFT-3
 // (inv_client_sweep.go, inv_client_drafts.go, inv_client_unkeyed.go, inv_client_submit.go).
 
+// submitThroughWaterfallThenContinued makes c2 submit q2 through its waterfall (the tick
+// from client time 4000 becomes a submit whose $events/result carries the answer) instead
+// of letting its countdown expire, and returns the record of the update that then shows
+// q2 continued.
+func submitThroughWaterfallThenContinued(m *mut) int {
+	i := m.find(0, "c2@", "in tick")
+	for m.tr.Records[i].ClientTime < 4000 {
+		i = m.find(1, "c2@", "in tick")
+	}
+	m.set(i, wire.User{Action: wire.UserAction{Kind: wire.ActSubmit, Card: "q2"}})
+	r := m.tr.Records[i+1].Payload.(wire.SendResult)
+	r.Outcome = wire.Outcome{Kind: wire.OutcomeResult, Value: []byte(`{"answers":[{"id":"a","selected":["x"]}]}`)}
+	m.set(i+1, r)
+	return m.find(0, "c2@", "in frame session s1 events=11..13", "q2:continued")
+}
+
 func clientSnap(name string, cards []wire.CardState, drafts []wire.DraftState) trace.Snapshot {
 	return trace.Snapshot{Clients: []wire.ClientState{{Client: name, Gen: 1, Connected: true, Cards: cards, Drafts: drafts}}}
 }
@@ -75,15 +91,7 @@ func init() {
 		violationCase{inv: "INV-CLIENT-SUBMIT", name: "CARD-6 a waterfall submission that turns continued re-arms the controls", base: "timed",
 			break_: func(m *mut) int {
 				// c2 submits q2 through its waterfall instead of letting its countdown expire
-				i := m.find(0, "c2@", "in tick")
-				for m.tr.Records[i].ClientTime < 4000 {
-					i = m.find(1, "c2@", "in tick")
-				}
-				m.set(i, wire.User{Action: wire.UserAction{Kind: wire.ActSubmit, Card: "q2"}})
-				r := m.tr.Records[i+1].Payload.(wire.SendResult)
-				r.Outcome = wire.Outcome{Kind: wire.OutcomeResult, Value: []byte(`{"answers":[{"id":"a","selected":["x"]}]}`)}
-				m.set(i+1, r)
-				j := m.find(0, "c2@", "in frame session s1 events=11..13", "q2:continued")
+				j := submitThroughWaterfallThenContinued(m)
 				return probeAfter(m, j, clientSnap("c2", []wire.CardState{openCard("q2", func(k *wire.CardState) {
 					k.State, k.WaitState, k.Channel, k.Draft, k.Busy = wire.StateContinued, wire.WaitStateContinued, wire.ChannelRPC, "{a=[x]}", true
 				})}, nil))
@@ -108,15 +116,7 @@ func init() {
 			}},
 		violationCase{inv: "INV-CLIENT-SUBMIT", name: "CARD-6 the kept draft is what the late-answer RPC resubmits", base: "timed",
 			break_: func(m *mut) int {
-				i := m.find(0, "c2@", "in tick")
-				for m.tr.Records[i].ClientTime < 4000 {
-					i = m.find(1, "c2@", "in tick")
-				}
-				m.set(i, wire.User{Action: wire.UserAction{Kind: wire.ActSubmit, Card: "q2"}})
-				r := m.tr.Records[i+1].Payload.(wire.SendResult)
-				r.Outcome = wire.Outcome{Kind: wire.OutcomeResult, Value: []byte(`{"answers":[{"id":"a","selected":["x"]}]}`)}
-				m.set(i+1, r)
-				j := m.find(0, "c2@", "in frame session s1 events=11..13", "q2:continued")
+				j := submitThroughWaterfallThenContinued(m)
 				at, ct := m.tr.Records[j].Time+1, m.tr.Records[j].ClientTime+1
 				m.insert(j+1, trace.Record{Time: at, ClientTime: ct, Actor: "c2", Kind: trace.In, Payload: wire.User{Action: wire.UserAction{Kind: wire.ActSubmit, Card: "q2"}}})
 				m.insert(j+2, trace.Record{Time: at, ClientTime: ct, Actor: "c2", Kind: trace.Out, Payload: wire.SendCall{Gen: 1, RPCID: "c2-rx", Endpoint: wire.EndpointAnswer,
