@@ -227,7 +227,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	if !knownMutant("simrun replay", *mutantName, stderr) {
 		return 2
 	}
-	r, ok := runScenarioFileWith(paths[0], "replay", seed.v, *mutantName, *hostCmd, *clientCmd, stderr)
+	r, ok := runScenarioFile(paths[0], "replay", seed.v, *mutantName, *hostCmd, *clientCmd, stderr)
 	if !ok {
 		return 2
 	}
@@ -246,16 +246,12 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 }
 
 // runScenarioFile reads one scenario file and runs it through the harness, as replay,
-// timeline and shrink do: at seed (0: its own), with the named mutant. A file it cannot
-// read, or a transcript given instead of its scenario (verb says what the command would
-// do with the scenario), is reported on stderr and ok is false: bad usage, exit 2.
-func runScenarioFile(file, verb string, seed uint64, mutantName, hostCmd string, stderr io.Writer) (r *harness.Result, ok bool) {
-	return runScenarioFileWith(file, verb, seed, mutantName, hostCmd, "", stderr)
-}
-
-// runScenarioFileWith is runScenarioFile with a client process as every client (--client;
-// "" the reference client).
-func runScenarioFileWith(file, verb string, seed uint64, mutantName, hostCmd, clientCmd string, stderr io.Writer) (r *harness.Result, ok bool) {
+// record, shrink and timeline do: at seed (0: its own), with the named mutant, against
+// the host process hostCmd and with the client process clientCmd as every client (""
+// for the reference host and client). A file it cannot read, or a transcript given
+// instead of its scenario (verb says what the command would do with the scenario), is
+// reported on stderr and ok is false: bad usage, exit 2.
+func runScenarioFile(file, verb string, seed uint64, mutantName, hostCmd, clientCmd string, stderr io.Writer) (r *harness.Result, ok bool) {
 	data, err := scenarios.ReadFile(file)
 	if err != nil {
 		fmt.Fprintln(stderr, "simrun:", err)

@@ -46,7 +46,7 @@ func cmdRecord(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	r, ok := runScenarioFileWith(paths[0], "record", seed.v, *mutantName, *hostCmd, *clientCmd, stderr)
+	r, ok := runScenarioFile(paths[0], "record", seed.v, *mutantName, *hostCmd, *clientCmd, stderr)
 	if !ok {
 		return 2
 	}

@@ -48,7 +48,7 @@ func shrinkMain(args []string, stdout, stderr io.Writer) int {
 	}
 	// Through the harness first, as simrun replay runs it: an invalid scenario (decoding,
 	// an unexpected refusal) is reported the way simrun check reports it.
-	r, ok := runScenarioFileWith(file, "shrink", 0, *mutantName, *hostCmd, *clientCmd, stderr)
+	r, ok := runScenarioFile(file, "shrink", 0, *mutantName, *hostCmd, *clientCmd, stderr)
 	if !ok {
 		return 2
 	}

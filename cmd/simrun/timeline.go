@@ -168,7 +168,7 @@ type timelineRun struct {
 // run runs it and prints its result line (and details) on stderr; ok is false (exit 2)
 // for a file that cannot be read or an invalid scenario.
 func (t timelineRun) run(stderr io.Writer) (timeline.Input, *harness.Result, bool) {
-	r, ok := runScenarioFileWith(t.file, "draw", t.seed, t.mutant, t.host, t.client, stderr)
+	r, ok := runScenarioFile(t.file, "draw", t.seed, t.mutant, t.host, t.client, stderr)
 	if !ok {
 		return timeline.Input{}, nil, false
 	}
