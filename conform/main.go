@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benbjohnson/clock"
 	"github.com/twosettle/twosettle/explore"
 	"github.com/twosettle/twosettle/fileio"
 	"github.com/twosettle/twosettle/harness"
@@ -25,10 +26,11 @@ import (
 // a failure, 2 bad usage, invalid input or a host that does not speak the protocol).
 //
 //	conform --host 'CMD ARGS' [--seed N] [--json FILE] [--junit FILE] [--timeout D] [-v] [FILES|DIRS]
+//	conform --realtime --host 'CMD ARGS' [--seeds N] [--start S] [--budget D] [--early D] [--late D] [...] [FILES]
 //	conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--json FILE] [--junit FILE]
 //	conform --profile projection --host 'CMD ARGS' [--library=false] [--seeds N] [--edge N] [--start S] [--out DIR] [--json FILE] [--junit FILE] [-v] [LOG.jsonl|DIR...]
 //	conform projection --log FILE.jsonl [--view FILE.jsonl] | --log DIR --view DIR
-//	conform refhost [--mutant NAME]
+//	conform refhost [--mutant NAME] [--real-timers]
 //	conform --client 'CMD ARGS' [...] / conform fuzz --client 'CMD ARGS' [...] / conform refclient [--mutant NAME]
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string) int {
 	if len(args) > 0 {
@@ -76,6 +78,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string
 const usage = `usage:
   conform --host 'CMD ARGS' [--seed N] [--json FILE] [--junit FILE] [--timeout D] [--max-line N] [-v] [FILES|DIRS]
       run the scenario library (or the given scenario files) against the host process
+  conform --realtime --host 'CMD ARGS' [--seeds N] [--start S] [--budget D] [--early D] [--late D] [...] [FILES]
+      a host on its own timers: generated scenarios suited to real time (or the given files), paced
+      on the real clock and judged within a tolerance; not replayable
   conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--json FILE] [--junit FILE]
       run the swarm fuzzer against the host (one process per worker); failures are shrunk and written
   conform --profile projection --host 'CMD ARGS' [--library=false] [--seeds N] [--edge N] [--start S] [--out DIR] [--json FILE] [--junit FILE] [-v] [LOG.jsonl|DIR...]
@@ -90,8 +95,9 @@ const usage = `usage:
           [--realtime [--early D] [--late D]] [--json FILE] [--junit FILE] [-v] [SCRIPTS]
       the timed wait alone: library-derived and generated wait scripts against the host
       (--realtime: paced on the real clock for a host on its own timers; not replayable)
-  conform refhost [--mutant NAME]
-      serve the reference host over the protocol on stdin/stdout (the example adapter; every profile)
+  conform refhost [--mutant NAME] [--real-timers]
+      serve the reference host over the protocol on stdin/stdout (the example adapter; every profile;
+      --real-timers: the host profile on its own timers, for --realtime)
   conform --client 'CMD ARGS' [same flags as --host] / conform fuzz --client 'CMD ARGS' [...]
       the same with the reference host and the process as every client of a run
   conform refclient [--mutant NAME]
@@ -187,6 +193,7 @@ func refhostMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("conform refhost", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	mutant := fs.String("mutant", "", "switch on one of the reference engine's named bugs")
+	realTimers := fs.Bool("real-timers", false, "the host profile on its own timers, ignoring \"now\" (for conform --realtime)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -194,7 +201,13 @@ func refhostMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conform refhost: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	if err := Serve(stdin, stdout, *mutant, version()); err != nil {
+	serve := Serve
+	if *realTimers {
+		serve = func(in io.Reader, out io.Writer, mutant, version string) error {
+			return ServeRealTimers(in, out, mutant, version, clock.New())
+		}
+	}
+	if err := serve(stdin, stdout, *mutant, version()); err != nil {
 		fmt.Fprintln(stderr, "conform refhost:", err)
 		return 2
 	}
@@ -292,6 +305,7 @@ func interruptible(pool *Pool) (context.Context, func()) {
 }
 
 func runMain(args []string, stdout, stderr io.Writer, env []string) int {
+	args0 := args
 	fs := flag.NewFlagSet("conform", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var hf hostFlags
@@ -300,6 +314,12 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 	jsonOut := fs.String("json", "", "write the report as JSON to this file (- for stdout)")
 	junitOut := fs.String("junit", "", "write the report as JUnit XML to this file")
 	verbose := fs.Bool("v", false, "print each run's transcript as compared (the judged process's run: the host's, or the client's)")
+	realtime := fs.Bool("realtime", false, "run the host on its own timers, pacing virtual time on the real clock (not replayable)")
+	early := fs.Duration("early", DefaultEarly, "real-time mode: how much before its virtual time a host's time may land")
+	late := fs.Duration("late", DefaultLate, "real-time mode: how much after its virtual time a host's time may land")
+	seeds := fs.Int("seeds", -1, "real-time mode: how many generated scenarios suited to real time to run (default 5; 0 with scenario files)")
+	start := fs.Uint64("start", 1, "real-time mode: the first generator seed to consider")
+	budget := fs.Duration("budget", DefaultRealtimeBudget, "real-time mode: the longest virtual duration of a generated scenario")
 	var paths []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -320,8 +340,27 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 			return 2
 		}
 	}
+	if !*realtime {
+		for _, f := range []string{"early", "late", "seeds", "start", "budget"} {
+			if hasFlag(args0, f) {
+				fmt.Fprintf(stderr, "conform: --%s is a flag of real-time mode (--realtime)\n", f)
+				return 2
+			}
+		}
+	} else {
+		if hf.client != "" {
+			fmt.Fprintln(stderr, "conform: --realtime runs a host on its own timers; a client process takes its time from the runner (docs/PROTOCOL.md, \"Real-time mode\")")
+			return 2
+		}
+		if *early < 0 || *late <= 0 || *budget <= 0 || *start == 0 {
+			fmt.Fprintln(stderr, "conform: --early cannot be negative; --late, --budget and --start must be positive")
+			return 2
+		}
+	}
 	var entries []harness.Entry
-	if len(paths) == 0 {
+	if len(paths) == 0 && *realtime {
+		// generated below: the library's scenarios last minutes of virtual time
+	} else if len(paths) == 0 {
 		entries = harness.Library("")
 	} else {
 		var err error
@@ -344,6 +383,32 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 	if bad {
 		return 2
 	}
+	var tol Tolerance
+	if *realtime {
+		tol = Tolerance{Early: *early, Late: *late}
+		n := *seeds
+		if n < 0 {
+			n = 5
+			if len(paths) > 0 {
+				n = 0
+			}
+		}
+		gen, screened := RealtimeSeeds(*start, n, 100*n+1000, tol, *budget)
+		if len(gen) < n {
+			fmt.Fprintf(stderr, "conform: only %d of the %d generated scenarios asked for are suited to real time within %d seeds from %d (--budget %s)\n", len(gen), n, screened+len(gen), *start, *budget)
+		}
+		if screened > 0 {
+			fmt.Fprintf(stderr, "conform: real time: %d generated scenarios screened out (longer than --budget %s, a step within the tolerance of a host timer, or no host timer)\n", screened, *budget)
+		}
+		for _, g := range gen {
+			decoded = append(decoded, g)
+			entries = append(entries, harness.Entry{})
+		}
+		if len(decoded) == 0 {
+			fmt.Fprintln(stderr, "conform --realtime: no scenarios to run")
+			return 2
+		}
+	}
 	pool, info, ok := hf.open("conform", env, stderr)
 	if !ok {
 		return 2
@@ -357,6 +422,22 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 		rep.NotChecked = nil // the reference host runs with the client: every invariant is checked
 	}
 	opts := Options{Pool: pool, Info: info, Command: hf.host, Seed: *seed, Verbose: *verbose}
+	if *realtime {
+		rep.Realtime = &RealtimeInfo{Tolerance: tol}
+		opts.Realtime = &RealtimeOptions{Tolerance: tol, Clock: realtimeClock(), Rerun: func(s *scenarios.Scenario, path string) string {
+			c := fmt.Sprintf("conform --realtime --early %s --late %s --host %s", tol.Early, tol.Late, ShellQuote(hf.host))
+			if *seed != 0 {
+				c += fmt.Sprintf(" --seed %d", *seed)
+			}
+			if path != "" {
+				return c + " " + ShellQuote(path)
+			}
+			if *budget != DefaultRealtimeBudget {
+				c += " --budget " + budget.String()
+			}
+			return fmt.Sprintf("%s --start %d --seeds 1", c, s.Seed)
+		}}
+	}
 	for i, s := range decoded {
 		if ctx.Err() != nil {
 			fmt.Fprintln(stderr, "conform: interrupted")
@@ -368,6 +449,9 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 		}
 		r := run(s, entries[i].Path, opts)
 		rep.Scenarios = append(rep.Scenarios, r.Result)
+		if rep.Realtime != nil {
+			rep.Realtime.MaxSlackMs = max(rep.Realtime.MaxSlackMs, r.MaxSlackMs)
+		}
 		if *verbose && r.Transcript != nil {
 			stdout.Write(r.Transcript)
 		}

@@ -54,8 +54,8 @@ func ProfileRequirements(profile string) ([]string, map[string]string) {
 // runProfile runs the conform command for one profile with the rest of its arguments:
 // one case per profile.
 func runProfile(profile string, args []string, stdout, stderr io.Writer, env []string) int {
-	if profile != ProfileWait && hasFlag(args, "realtime") {
-		fmt.Fprintf(stderr, "conform: --realtime is for the wait profile only (--profile wait); the %s profile takes its time from the runner (docs/PROTOCOL.md, \"Real-time mode\")\n", profile)
+	if profile == ProfileProjection && hasFlag(args, "realtime") {
+		fmt.Fprintf(stderr, "conform: --realtime is for the host and wait profiles; the %s profile has no time (docs/PROTOCOL.md, \"Real-time mode\")\n", profile)
 		return 2
 	}
 	switch profile {

@@ -297,11 +297,22 @@ func TestProfileHandshake(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	errb.Reset()
-	// Real time is the wait profile's alone: asked of another, a clear refusal, not a flag dump.
-	for _, args := range [][]string{{"--realtime", "--host", "x"}, {"--profile", "projection", "--realtime=true", "--host", "x"}} {
+	// Real time is for the host and wait profiles, and for a host: asked of another, or with
+	// flags that do not go with it, a clear refusal, not a flag dump.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--profile", "projection", "--realtime=true", "--host", "x"}, "--realtime is for the host and wait profiles"},
+		{[]string{"--realtime", "--client", "x"}, "a client process takes its time from the runner"},
+		{[]string{"--seeds", "3", "--host", "x"}, "--seeds is a flag of real-time mode (--realtime)"},
+		{[]string{"--budget=2s", "--host", "x"}, "--budget is a flag of real-time mode (--realtime)"},
+		{[]string{"--realtime", "--late", "0s", "--host", "x"}, "--late, --budget and --start must be positive"},
+		{[]string{"--realtime", "--start", "0", "--host", "x"}, "--late, --budget and --start must be positive"},
+	} {
 		errb.Reset()
-		if code := Main(args, nil, &out, &errb, nil); code != 2 || !strings.Contains(errb.String(), "--realtime is for the wait profile only") {
-			t.Fatalf("%q: exit %d: %s", args, code, errb.String())
+		if code := Main(c.args, nil, &out, &errb, nil); code != 2 || !strings.Contains(errb.String(), c.want) {
+			t.Fatalf("%q: exit %d: %s", c.args, code, errb.String())
 		}
 	}
 	errb.Reset()

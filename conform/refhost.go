@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/benbjohnson/clock"
 	"github.com/twosettle/twosettle/engine/host"
 	"github.com/twosettle/twosettle/engine/wire"
 )
@@ -23,6 +24,18 @@ var refhostProfiles = []string{ProfileHost, ProfileProjection, ProfileWait}
 // host in place of host.New. mutant switches on one of the reference engine's named bugs
 // for every run ("" none); an unknown name is an error before the hello.
 func Serve(in io.Reader, out io.Writer, mutant string, version string) error {
+	return serveRefHost(in, out, mutant, version, nil)
+}
+
+// ServeRealTimers is `conform refhost --real-timers`: the reference host of the host
+// profile on its own timers on clk (timersHost), for real-time mode; "now" is ignored.
+func ServeRealTimers(in io.Reader, out io.Writer, mutant string, version string, clk clock.Clock) error {
+	return serveRefHost(in, out, mutant, version, clk)
+}
+
+// serveRefHost serves the reference host: on the runner's time (clk nil), or on its own
+// timers on clk.
+func serveRefHost(in io.Reader, out io.Writer, mutant string, version string, clk clock.Clock) error {
 	// Refuse a bad mutant before speaking: a host that cannot serve must not say hello.
 	if _, err := host.New(host.Config{Mutant: mutant}); err != nil {
 		return err
@@ -54,13 +67,22 @@ func Serve(in io.Reader, out io.Writer, mutant string, version string) error {
 	if err := emit(w, b); err != nil {
 		return err
 	}
+	if clk != nil && hello.Profile != "" && hello.Profile != ProfileHost {
+		return fmt.Errorf("--real-timers serves the host profile only, not %q", hello.Profile)
+	}
 	switch hello.Profile {
 	case ProfileProjection:
 		return serveProjection(r, w, mutant)
 	case ProfileWait:
 		return serveWait(r, w, mutant)
 	}
-	var h *host.Host // the current run's host; nil before the first start
+	var h wire.HostPort // the current run's host; nil before the first start
+	stop := func() {
+		if th, ok := h.(*timersHost); ok {
+			th.Close() // its timer must not fire into the next run
+		}
+	}
+	defer stop()
 	return serveLines(r, w, func(b, line []byte) ([]byte, bool, error) {
 		var req struct {
 			Type    string          `json:"type"`
@@ -84,13 +106,21 @@ func Serve(in io.Reader, out io.Writer, mutant string, version string) error {
 				b = errorLine(b, req.N, "bad start config: "+err.Error())
 				break
 			}
-			h, err = host.New(host.Config{ToolMode: cfg.ToolMode, DefaultTimeoutSec: cfg.DefaultTimeoutSec, DefaultTimeoutSet: cfg.DefaultTimeoutSet, WriteWindowMs: cfg.WriteWindowMs.Ms(), Mutant: mutant})
+			stop()
+			h = nil
+			eh, err := host.New(host.Config{ToolMode: cfg.ToolMode, DefaultTimeoutSec: cfg.DefaultTimeoutSec, DefaultTimeoutSet: cfg.DefaultTimeoutSet, WriteWindowMs: cfg.WriteWindowMs.Ms(), Mutant: mutant})
 			if err != nil {
 				b = appendReplyStart(b, TypeRefused, req.N)
 				b = append(b, `,"error":`...)
 				b = wire.AppendJSONString(b, err.Error())
 				b = append(b, "}\n"...)
 				break
+			}
+			h = eh
+			if clk != nil {
+				// On its own timers, its clock starts now: before the reply, so no
+				// event of the run can seem early by the reply's latency.
+				h = newTimersHost(eh, clk)
 			}
 			b = append(appendReplyStart(b, TypeStarted, req.N), "}\n"...)
 		case TypeApply:

@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,6 +26,11 @@ type Options struct {
 	Seed uint64
 	// Verbose keeps each run's comparable transcript in the result (conform -v).
 	Verbose bool
+	// Realtime runs the host on its own timers, paced on a clock (nil: on the runner's
+	// virtual time).
+	Realtime *RealtimeOptions
+	// hosts builds the hosts instead of Pool (tests: a host in-process).
+	hosts harness.HostFactory
 }
 
 // Run is one scenario run against the host: the result the report shows, and the
@@ -32,6 +38,8 @@ type Options struct {
 type Run struct {
 	Result     ScenarioResult
 	Transcript []byte
+	// MaxSlackMs is, in real time, the largest timing slack the run saw.
+	MaxSlackMs int64
 }
 
 // RunScenario runs s against the host and against the reference engine at the same
@@ -51,12 +59,21 @@ func RunScenario(s *scenarios.Scenario, path string, opts Options) Run {
 
 	// The host's run, with a factory that remembers its process (for the stderr tail).
 	var proc *Process
+	hosts := opts.hosts
+	if hosts == nil {
+		hosts = opts.Pool.Factory
+	}
 	factory := func(cfg wire.HostConfig) (wire.HostPort, error) {
-		h, err := opts.Pool.Factory(cfg)
+		h, err := hosts(cfg)
 		if ph, ok := h.(*ProcessHost); ok {
 			proc = ph.Process()
 		}
 		return h, err
+	}
+	var rto realtimeOutcome
+	if opts.Realtime != nil {
+		factory = realtimeFactory(factory, opts.Realtime, &rto)
+		res.Replay = "" // nothing replays a run on real timers exactly
 	}
 	var verdict oracle.Verdict
 	judge := func(tr *trace.Trace, s *scenarios.Scenario) harness.Verdict {
@@ -75,9 +92,13 @@ func RunScenario(s *scenarios.Scenario, path string, opts Options) Run {
 		}
 		return proc.Stderr()
 	}
+	if rto.noVerdict != "" {
+		res.Status, res.Lost = StatusBroken, rto.noVerdict
+		return Run{Result: res, MaxSlackMs: rto.maxSlack}
+	}
 	if got.Lost != nil {
 		res.Status, res.Lost, res.HostLog = StatusBroken, got.Lost.Err.Error(), hostLog()
-		return Run{Result: res}
+		return Run{Result: res, MaxSlackMs: rto.maxSlack}
 	}
 
 	ref := &harness.Result{}
@@ -109,8 +130,17 @@ func RunScenario(s *scenarios.Scenario, path string, opts Options) Run {
 	res.Status = StatusPass
 	if len(res.Failures) > 0 {
 		res.Status, res.HostLog = StatusFail, hostLog()
+		if rt := opts.Realtime; rt != nil {
+			if rto.timing != "" {
+				res.Failures = append(res.Failures, "timing: "+rto.timing)
+			}
+			res.Failures = append(res.Failures, fmt.Sprintf("largest timing slack seen: %dms (tolerance: %s)", rto.maxSlack, rt.Tolerance))
+			if rt.Rerun != nil {
+				res.Failures = append(res.Failures, "not replayable (real time); run it again with: "+rt.Rerun(s, path))
+			}
+		}
 	}
-	run.Result = res
+	run.Result, run.MaxSlackMs = res, rto.maxSlack
 	return run
 }
 

@@ -1,0 +1,149 @@
+package conform
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/benbjohnson/clock"
+	"github.com/twosettle/twosettle/engine/wire"
+	"github.com/twosettle/twosettle/explore"
+	"github.com/twosettle/twosettle/harness"
+	"github.com/twosettle/twosettle/scenarios"
+)
+
+// RealtimeOptions run the host profile in real time (docs/PROTOCOL.md, "Real-time
+// mode"): Options.Realtime.
+type RealtimeOptions struct {
+	Tolerance
+	Clock clock.Clock // the clock steps are paced on: clock.New(), or a test's mock
+	// Rerun is the command that runs the scenario again, for a failure's report (a
+	// real-time run is not replayable).
+	Rerun func(s *scenarios.Scenario, path string) string
+}
+
+// realtimeOutcome is what a real-time run adds to its result.
+type realtimeOutcome struct {
+	noVerdict string
+	timing    string
+	maxSlack  int64
+}
+
+// realtimeFactory wraps the host factory's ports in realtimeHost: each run's pacer starts
+// when the host has started (its clock starts no later), and out collects what the run saw.
+func realtimeFactory(inner harness.HostFactory, rt *RealtimeOptions, out *realtimeOutcome) harness.HostFactory {
+	return func(cfg wire.HostConfig) (wire.HostPort, error) {
+		h, err := inner(cfg)
+		if err != nil {
+			return h, err
+		}
+		p := &pacer{clk: rt.Clock}
+		p.start()
+		rh, err := newRealtimeHost(h, cfg, p, rt.Tolerance)
+		if err != nil {
+			// The reference refuses a configuration the host accepted: the run is
+			// judged on that (the comparison of refusals), on virtual time.
+			return h, nil
+		}
+		if ph, ok := h.(*ProcessHost); ok {
+			ph.realtime = true
+		}
+		collect := &realtimeCollector{realtimeHost: rh, out: out}
+		return collect, nil
+	}
+}
+
+// realtimeCollector copies what its realtimeHost saw into the run's outcome when the
+// run closes it.
+type realtimeCollector struct {
+	*realtimeHost
+	out *realtimeOutcome
+}
+
+func (c *realtimeCollector) Close() error {
+	c.out.noVerdict, c.out.timing, c.out.maxSlack = c.noVerdict, c.timing, c.maxSlack
+	return c.realtimeHost.Close()
+}
+
+// DefaultRealtimeBudget is the longest virtual duration of a generated scenario real-time
+// mode runs (conform --realtime --budget): it lasts that long on the wall clock.
+const DefaultRealtimeBudget = 6 * time.Second
+
+// RealtimeScreen says why a scenario is not suited to real time ("" it is), from a run of
+// the reference engine at its seed: it lasts longer than budget (0: any length), a step or
+// a state read comes within the tolerance before a host timer is due (tooClose), or no host
+// timer fires in it (real time would add nothing to a run on virtual time). A suited
+// scenario's steps that the reference refuses are marked refused: (explore.Refusals), as a
+// generated scenario's are when it is written, so the harness runs it as the fuzzer does.
+func RealtimeScreen(s *scenarios.Scenario, tol Tolerance, budget time.Duration) string {
+	sc := &screenPort{tol: tol}
+	ref := harness.ReferenceHost("")
+	factory := func(cfg wire.HostConfig) (wire.HostPort, error) {
+		h, err := ref(cfg)
+		if err != nil {
+			return h, err
+		}
+		sc.HostPort = h
+		return sc, nil
+	}
+	out, _ := explore.NewRunner(explore.Options{Host: factory}).Run(s)
+	switch {
+	case out.Err != nil:
+		return "the reference engine does not run it: " + out.Err.Error()
+	case out.Failed():
+		return "the reference engine fails it: " + out.Message()
+	case sc.why != "":
+		return sc.why
+	case budget > 0 && sc.last > budget.Milliseconds():
+		return fmt.Sprintf("it lasts %dms of virtual time, more than the budget (%s)", sc.last, budget)
+	case sc.fired == 0:
+		return "no host timer fires in it"
+	}
+	explore.Refusals(s, out.Plan, out.Trace)
+	return ""
+}
+
+// screenPort is the reference host as RealtimeScreen runs it: it notes the first step or
+// state read too close before a timer, the last step's time and the timers that fired.
+type screenPort struct {
+	wire.HostPort
+	tol   Tolerance
+	why   string
+	last  int64
+	fired int
+}
+
+func (p *screenPort) Apply(at wire.Time, cmd wire.Command) ([]wire.Effect, error) {
+	d, ok := p.HostPort.NextDeadline()
+	if p.why == "" && tooClose(at, d, ok, p.tol) {
+		p.why = fmt.Sprintf("a step (%s at %d) comes %dms before a host timer due at %d", cmd, at, d-at, d)
+	}
+	if ok && d <= at {
+		p.fired++
+	}
+	p.last = at.Ms()
+	return p.HostPort.Apply(at, cmd)
+}
+
+func (p *screenPort) State() wire.HostState {
+	if d, ok := p.HostPort.NextDeadline(); p.why == "" && tooClose(wire.Time(p.last), d, ok, p.tol) {
+		p.why = fmt.Sprintf("a state read at %d comes %dms before a host timer due at %d", p.last, d.Ms()-p.last, d)
+	}
+	return p.HostPort.State()
+}
+
+// RealtimeSeeds picks n generated scenarios suited to real time (RealtimeScreen), the
+// first from seed start on; it looks at no more than limit seeds and also returns how
+// many it screened out.
+func RealtimeSeeds(start uint64, n, limit int, tol Tolerance, budget time.Duration) ([]*scenarios.Scenario, int) {
+	var out []*scenarios.Scenario
+	screened := 0
+	for seed := start; len(out) < n && screened < limit; seed++ {
+		s := explore.Generate(seed)
+		if RealtimeScreen(s, tol, budget) != "" {
+			screened++
+			continue
+		}
+		out = append(out, s)
+	}
+	return out, screened
+}
