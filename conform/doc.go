@@ -30,10 +30,16 @@
 //     writes a log that differs. The wait profile (wait*.go) compares each reply of a host
 //     with engine/questions.Wait driven by the same step (waitModel), exactly on virtual
 //     time.
-//   - Real-time mode (realtime.go) paces virtual time on a clock.Clock for a host on its
-//     own timers and checks its events within a stated tolerance; such a report is marked
-//     not replayable (Report.Realtime). Only there does the runner read a real clock for
-//     a verdict, and its tests use the library's mock clock.
+//   - Real-time mode (realtime*.go) paces virtual time on a clock.Clock for a host on its
+//     own timers and judges its times within a stated tolerance; such a report is marked
+//     not replayable (Report.Realtime). The wait profile checks each event against the
+//     wait model (realtime.go). The whole host runs behind realtimeHost
+//     (realtime_host.go), a wire.HostPort with a shadow reference host that says when to
+//     tick and what each time should be; the host's times within the tolerance are
+//     snapped to the shadow's (realtime_snap.go), and generated scenarios are screened for
+//     real time (realtime_run.go). timersHost (realtime_timers.go) is the reference host
+//     on its own timers, conform refhost --real-timers. Only in this mode does the runner
+//     read a real clock for a verdict, and its tests use the library's mock clock.
 //   - Clients (docs/PROTOCOL.md "Clients"): the same Process and Pool run an answer UI
 //     speaking the client vocabulary. Pool.ClientFactory is a harness.ClientFactory;
 //     RunClientScenario runs a scenario with the reference host and the process as every

@@ -398,7 +398,7 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 			fmt.Fprintf(stderr, "conform: only %d of the %d generated scenarios asked for are suited to real time within %d seeds from %d (--budget %s)\n", len(gen), n, screened+len(gen), *start, *budget)
 		}
 		if screened > 0 {
-			fmt.Fprintf(stderr, "conform: real time: %d generated scenarios screened out (longer than --budget %s, a step within the tolerance of a host timer, or no host timer)\n", screened, *budget)
+			fmt.Fprintf(stderr, "conform: real time: %d generated scenarios screened out (longer than --budget %s, a step or a timer within the tolerance of a host timer, or no host timer)\n", screened, *budget)
 		}
 		for _, g := range gen {
 			decoded = append(decoded, g)

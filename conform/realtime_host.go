@@ -21,8 +21,9 @@ import (
 //     the host reports at that tick what its timers did since its previous reply;
 //   - snaps the times in the host's effects and states to the shadow's (realtime_snap.go);
 //   - gives no verdict when the order of a step against a host timer would depend on
-//     the machine: a step within early + late before a timer's due time, or a step the
-//     runner itself sent more than late after its time.
+//     the machine: a step within early + late before a timer's due time, two timers that
+//     close together (the step sent late for the first would find the second fired), or a
+//     step the runner itself sent more than late after its time.
 //
 // The shadow only says when and what time: the host's effects are what the simulator
 // sees, and the run is judged as on virtual time (the comparison with the reference
@@ -85,6 +86,11 @@ func (h *realtimeHost) Apply(at wire.Time, cmd wire.Command) ([]wire.Effect, err
 	h.last = at
 	refEffs, refErr := h.shadow.Apply(at, cmd)
 	h.refEffs = append(h.refEffs[:0], refEffs...)
+	if next, nok := h.shadow.NextDeadline(); ok && d <= at && tooClose(at, next, nok, h.tol) {
+		// Sent late by the tolerance, the step would also find the next timer fired.
+		h.noVerdict = fmt.Sprintf("no verdict: a host timer due at %d comes %dms after the timers due at %d, within the tolerance (%s): whether the host reports it at step %d (%s) depends on the machine", next, next-at, at, h.tol, h.steps, cmd)
+		return nil, &wire.PortLost{Err: errNoVerdict}
+	}
 	effs, err := h.inner.Apply(at, cmd)
 	if wire.LostOf(h.inner) != nil {
 		return effs, err

@@ -70,7 +70,8 @@ const DefaultRealtimeBudget = 6 * time.Second
 
 // RealtimeScreen says why a scenario is not suited to real time ("" it is), from a run of
 // the reference engine at its seed: it lasts longer than budget (0: any length), a step or
-// a state read comes within the tolerance before a host timer is due (tooClose), or no host
+// a state read comes within the tolerance before a host timer is due (tooClose), two host
+// timers are due that close together, or no host
 // timer fires in it (real time would add nothing to a run on virtual time). A suited
 // scenario's steps that the reference refuses are marked refused: (explore.Refusals), as a
 // generated scenario's are when it is written, so the harness runs it as the fuzzer does.
@@ -121,7 +122,11 @@ func (p *screenPort) Apply(at wire.Time, cmd wire.Command) ([]wire.Effect, error
 		p.fired++
 	}
 	p.last = at.Ms()
-	return p.HostPort.Apply(at, cmd)
+	effs, err := p.HostPort.Apply(at, cmd)
+	if next, nok := p.HostPort.NextDeadline(); p.why == "" && ok && d <= at && tooClose(at, next, nok, p.tol) {
+		p.why = fmt.Sprintf("a host timer due at %d comes %dms after the timers due at %d", next, next-at, at)
+	}
+	return effs, err
 }
 
 func (p *screenPort) State() wire.HostState {
