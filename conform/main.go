@@ -356,6 +356,10 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 			fmt.Fprintln(stderr, "conform: --early cannot be negative; --late, --budget and --start must be positive")
 			return 2
 		}
+		if *seed != 0 && len(paths) == 0 {
+			fmt.Fprintln(stderr, "conform: --seed sets the seed of scenario files; generated scenarios in real time run at their own seeds (--start S picks them)")
+			return 2
+		}
 	}
 	var entries []harness.Entry
 	if len(paths) == 0 && *realtime {
@@ -422,6 +426,21 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 		rep.NotChecked = nil // the reference host runs with the client: every invariant is checked
 	}
 	opts := Options{Pool: pool, Info: info, Command: hf.host, Seed: *seed, Verbose: *verbose}
+	// tooLong says why a scenario file is not run in real time ("" it is run): it would
+	// last longer on the wall clock than --budget.
+	tooLong := func(s *scenarios.Scenario) string {
+		if !*realtime {
+			return ""
+		}
+		c := *s
+		if *seed != 0 {
+			c.Seed = *seed
+		}
+		if n := RealtimeLength(&c); n > *budget {
+			return fmt.Sprintf("no verdict: it lasts %s of virtual time, more than --budget %s: a real-time run lasts that long on the wall clock (raise --budget to run it anyway)", n, *budget)
+		}
+		return ""
+	}
 	if *realtime {
 		rep.Realtime = &RealtimeInfo{Tolerance: tol}
 		opts.Realtime = &RealtimeOptions{Tolerance: tol, Clock: realtimeClock(), Rerun: func(s *scenarios.Scenario, path string) string {
@@ -446,6 +465,10 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 		run := RunScenario
 		if hf.client != "" {
 			run = RunClientScenario
+		}
+		if why := tooLong(s); why != "" && entries[i].Path != "" {
+			rep.Scenarios = append(rep.Scenarios, ScenarioResult{Name: s.Name, Path: entries[i].Path, Seed: harness.Compile(s, *seed).Seed, Status: StatusBroken, Lost: why})
+			continue
 		}
 		r := run(s, entries[i].Path, opts)
 		rep.Scenarios = append(rep.Scenarios, r.Result)

@@ -40,6 +40,8 @@ type realtimeHost struct {
 	timing    string    // the first timing difference the runner saw ("" none)
 	noVerdict string    // why the run gives no verdict ("" it does)
 	refEffs   []wire.Effect
+	target    int64             // when the last step was to be sent, ms on the runner's clock
+	seen      map[[2]int64]bool // instants snapped so far (snapper.seen)
 }
 
 // errNoVerdict ends a run the runner cannot judge in real time; the run reports the
@@ -51,7 +53,7 @@ func newRealtimeHost(inner wire.HostPort, cfg wire.HostConfig, pace *pacer, tol 
 	if err != nil {
 		return nil, err
 	}
-	return &realtimeHost{inner: inner, shadow: shadow, pace: pace, tol: tol}, nil
+	return &realtimeHost{inner: inner, shadow: shadow, pace: pace, tol: tol, seen: map[[2]int64]bool{}}, nil
 }
 
 // tooClose is the screen every real-time step passes (and realtimeScreen, before a
@@ -78,6 +80,9 @@ func (h *realtimeHost) Apply(at wire.Time, cmd wire.Command) ([]wire.Effect, err
 	if ok && d <= at {
 		target += late // the host's timers due now have fired by then
 	}
+	// Steps go in order: one at the instant of a tick sent late goes after it.
+	target = max(target, h.target)
+	h.target = target
 	sent := h.pace.until(target)
 	if over := sent - target; over > late {
 		h.noVerdict = fmt.Sprintf("no verdict: the runner sent step %d (%s) %dms after its time %d, more than the tolerance (%s); the machine is too busy for it", h.steps, cmd, over, target, h.tol)
@@ -95,7 +100,7 @@ func (h *realtimeHost) Apply(at wire.Time, cmd wire.Command) ([]wire.Effect, err
 	if wire.LostOf(h.inner) != nil {
 		return effs, err
 	}
-	sn := snapper{early: h.tol.Early.Milliseconds(), late: late, lateness: sent - at.Ms()}
+	sn := snapper{early: h.tol.Early.Milliseconds(), late: late, lateness: sent - at.Ms(), seen: h.seen}
 	sn.effects(effs, h.refEffs)
 	h.maxSlack = max(h.maxSlack, sn.maxSlack)
 	if h.timing == "" {
@@ -131,7 +136,7 @@ func (h *realtimeHost) State() wire.HostState {
 		h.noVerdict = fmt.Sprintf("no verdict: the host's state is read at virtual %d, %dms before a host timer due at %d, within the tolerance (%s)", h.last, d-h.last, d, h.tol)
 		return st
 	}
-	sn := snapper{early: h.tol.Early.Milliseconds(), late: h.tol.Late.Milliseconds()}
+	sn := snapper{early: h.tol.Early.Milliseconds(), late: h.tol.Late.Milliseconds(), seen: h.seen}
 	sn.state(&st, h.shadow.State())
 	h.maxSlack = max(h.maxSlack, sn.maxSlack)
 	if h.timing == "" && sn.miss != "" {

@@ -198,3 +198,28 @@ func TestRefhostRealTimersIgnoresNow(t *testing.T) {
 		t.Errorf("the wait profile on real timers: %v", err)
 	}
 }
+
+func TestRealtimeHostLibrary(t *testing.T) {
+	// Every library scenario short enough for real time runs on its own timers as it does
+	// on the runner's time: the snapping, the ticks sent late and the order of the steps
+	// of one instant leave nothing for the comparison or the oracle to find.
+	ran := 0
+	for _, e := range harness.Library("") {
+		s, err := scenarios.Decode(e.Path, e.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if RealtimeLength(s) > DefaultRealtimeBudget {
+			continue
+		}
+		ran++
+		clk := steppingMock{clock.NewMock()}
+		r := realtimeRun(s, timersFactory(clk, "", nil), clk, testTolerance)
+		if r.Result.Status != StatusPass {
+			t.Errorf("%s: status %s: %s %v\n%s", s.Name, r.Result.Status, r.Result.Lost, r.Result.Failures, r.Result.Divergence)
+		}
+	}
+	if ran < 50 {
+		t.Errorf("only %d library scenarios are short enough for real time", ran)
+	}
+}

@@ -76,17 +76,7 @@ const DefaultRealtimeBudget = 6 * time.Second
 // scenario's steps that the reference refuses are marked refused: (explore.Refusals), as a
 // generated scenario's are when it is written, so the harness runs it as the fuzzer does.
 func RealtimeScreen(s *scenarios.Scenario, tol Tolerance, budget time.Duration) string {
-	sc := &screenPort{tol: tol}
-	ref := harness.ReferenceHost("")
-	factory := func(cfg wire.HostConfig) (wire.HostPort, error) {
-		h, err := ref(cfg)
-		if err != nil {
-			return h, err
-		}
-		sc.HostPort = h
-		return sc, nil
-	}
-	out, _ := explore.NewRunner(explore.Options{Host: factory}).Run(s)
+	sc, out := screenRun(s, tol)
 	switch {
 	case out.Err != nil:
 		return "the reference engine does not run it: " + out.Err.Error()
@@ -101,6 +91,29 @@ func RealtimeScreen(s *scenarios.Scenario, tol Tolerance, budget time.Duration) 
 	}
 	explore.Refusals(s, out.Plan, out.Trace)
 	return ""
+}
+
+// RealtimeLength is how long a scenario lasts in virtual time at its seed (the time of its
+// last step), from a run of the reference engine: a real-time run of it lasts that long.
+func RealtimeLength(s *scenarios.Scenario) time.Duration {
+	sc, _ := screenRun(s, Tolerance{})
+	return time.Duration(sc.last) * time.Millisecond
+}
+
+// screenRun runs s (at its own seed) against the reference engine behind a screenPort.
+func screenRun(s *scenarios.Scenario, tol Tolerance) (*screenPort, explore.Outcome) {
+	sc := &screenPort{tol: tol}
+	ref := harness.ReferenceHost("")
+	factory := func(cfg wire.HostConfig) (wire.HostPort, error) {
+		h, err := ref(cfg)
+		if err != nil {
+			return h, err
+		}
+		sc.HostPort = h
+		return sc, nil
+	}
+	out, _ := explore.NewRunner(explore.Options{Host: factory}).Run(s)
+	return sc, out
 }
 
 // screenPort is the reference host as RealtimeScreen runs it: it notes the first step or

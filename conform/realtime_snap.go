@@ -20,7 +20,8 @@ import (
 // same index, the same event, the same wait): every other difference stays.
 //
 // An instant (an event's time, a deadline, a timer's due time) may land early by up to
-// Early and late by up to Late plus however late the runner sent the step; a duration
+// Early and late by up to Late plus however late the runner sent the step (the same time
+// reported again later snaps as it did then); a duration
 // (remainingMs: a deadline minus a now, each read on the host's clock) may be off by
 // Early + Late, plus that lateness, either way.
 
@@ -30,11 +31,25 @@ type snapper struct {
 	lateness    int64  // how late the runner sent the step after its virtual time, ms
 	maxSlack    int64  // the largest distance snapped or seen, ms
 	miss        string // the first time off by more than the tolerance ("" none)
+	// seen holds the instants snapped earlier in the run, host's to reference's: the same
+	// time reported again (an event in a later reset frame or state, a fork's inherited
+	// events, a wait's deadline in the state) snaps as it did when it was first reported,
+	// with the lateness of the step that made it.
+	seen map[[2]int64]bool
 }
 
-// instant snaps *got to ref when it is within [ref − early, ref + late + lateness].
+// instant snaps *got to ref when it is within [ref − early, ref + late + lateness], or
+// when the run snapped that host time to ref before.
 func (s *snapper) instant(got *int64, ref int64, what string) {
+	if s.seen[[2]int64{*got, ref}] {
+		*got = ref
+		return
+	}
+	raw := *got
 	s.snap(got, ref, -s.early, s.late+s.lateness, what)
+	if *got == ref && raw != ref && s.seen != nil {
+		s.seen[[2]int64{raw, ref}] = true
+	}
 }
 
 // duration snaps *got to ref when it is within early + late + lateness either way.
