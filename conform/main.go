@@ -528,6 +528,10 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 	noShrink := fs.Bool("no-shrink", false, "write failures as generated, without shrinking")
 	jsonOut := fs.String("json", "", "write the campaign as JSON to this file (- for stdout): seeds_run, failures, interrupted")
 	junitOut := fs.String("junit", "", "write the campaign as JUnit XML to this file: a testcase per failing seed and one for the campaign")
+	if hasFlag(args, "realtime") {
+		fmt.Fprintln(stderr, "conform fuzz: the campaign runs on the runner's time; conform --realtime --seeds N runs generated scenarios in real time")
+		return 2
+	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

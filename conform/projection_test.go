@@ -309,6 +309,8 @@ func TestProfileHandshake(t *testing.T) {
 		{[]string{"--budget=2s", "--host", "x"}, "--budget is a flag of real-time mode (--realtime)"},
 		{[]string{"--realtime", "--late", "0s", "--host", "x"}, "--late, --budget and --start must be positive"},
 		{[]string{"--realtime", "--start", "0", "--host", "x"}, "--late, --budget and --start must be positive"},
+		{[]string{"--realtime", "--seed", "3", "--host", "x"}, "generated scenarios in real time run at their own seeds"},
+		{[]string{"fuzz", "--realtime", "--host", "x"}, "conform --realtime --seeds N runs generated scenarios in real time"},
 	} {
 		errb.Reset()
 		if code := Main(c.args, nil, &out, &errb, nil); code != 2 || !strings.Contains(errb.String(), c.want) {
