@@ -3,6 +3,7 @@ package conform
 import (
 	"bytes"
 	"fmt"
+	"reflect"
 	"strconv"
 
 	"github.com/twosettle/twosettle/engine/session"
@@ -77,6 +78,9 @@ func (s *snapper) snap(got *int64, ref, lo, hi int64, what string) {
 // have the same kind at the same index. got is changed in place.
 func (s *snapper) effects(got, ref []wire.Effect) {
 	for i := 0; i < len(got) && i < len(ref); i++ {
+		if reflect.TypeOf(got[i]) != reflect.TypeOf(ref[i]) {
+			return // the two replies part here
+		}
 		switch g := got[i].(type) {
 		case wire.Appended:
 			r, ok := ref[i].(wire.Appended)
