@@ -56,7 +56,7 @@ func newRealtimeHost(inner wire.HostPort, cfg wire.HostConfig, pace *pacer, tol 
 	return &realtimeHost{inner: inner, shadow: shadow, pace: pace, tol: tol, seen: map[[2]int64]bool{}}, nil
 }
 
-// tooClose is the screen every real-time step passes (and realtimeScreen, before a
+// tooClose is the screen every real-time step passes (and RealtimeScreen, before a
 // generated scenario is run): the step at virtual time at comes within early + late
 // before a timer due at d, so whether the host applies it before or after its timer
 // fires depends on the machine.

@@ -71,10 +71,10 @@ const DefaultRealtimeBudget = 6 * time.Second
 // RealtimeScreen says why a scenario is not suited to real time ("" it is), from a run of
 // the reference engine at its seed: it lasts longer than budget (0: any length), a step or
 // a state read comes within the tolerance before a host timer is due (tooClose), two host
-// timers are due that close together, or no host
-// timer fires in it (real time would add nothing to a run on virtual time). A suited
-// scenario's steps that the reference refuses are marked refused: (explore.Refusals), as a
-// generated scenario's are when it is written, so the harness runs it as the fuzzer does.
+// timers are due that close together, or no host timer fires in it (real time would add
+// nothing to a run on virtual time). A suited scenario's steps that the reference refuses
+// are marked refused: (explore.Refusals), as a generated scenario's are when it is
+// written, so the harness runs it as the fuzzer does.
 func RealtimeScreen(s *scenarios.Scenario, tol Tolerance, budget time.Duration) string {
 	sc, out := screenRun(s, tol)
 	switch {
