@@ -27,6 +27,7 @@ type timersHost struct {
 	fired  []wire.Effect // effects of timers that fired since the last reply
 	timer  *clock.Timer
 	lateMs int64 // tests: a host whose timers fire this much after their time
+	closed bool  // a callback already under way when the host closed does nothing
 }
 
 func newTimersHost(h *host.Host, clk clock.Clock) *timersHost {
@@ -56,6 +57,9 @@ func (t *timersHost) Apply(_ wire.Time, cmd wire.Command) ([]wire.Effect, error)
 // arm sets the clock's timer for the engine's next deadline (after stopping the last).
 // Callers hold mu.
 func (t *timersHost) arm() {
+	if t.closed {
+		return
+	}
 	if t.timer != nil {
 		t.timer.Stop()
 		t.timer = nil
@@ -73,6 +77,9 @@ func (t *timersHost) arm() {
 func (t *timersHost) fire() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.closed {
+		return
+	}
 	now := t.now()
 	if d, ok := t.h.NextDeadline(); !ok || d > now {
 		t.arm() // a timer stopped as it fired: nothing is due yet
@@ -102,6 +109,7 @@ func (t *timersHost) State() wire.HostState {
 func (t *timersHost) Close() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.closed = true
 	if t.timer != nil {
 		t.timer.Stop()
 		t.timer = nil
