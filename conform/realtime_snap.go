@@ -40,31 +40,40 @@ type snapper struct {
 }
 
 // instant snaps *got to ref when it is within [ref − early, ref + late + lateness], or
-// when the run snapped that host time to ref before.
+// when the run snapped that host time to ref before. Its slack is how far it lies outside
+// [ref, ref + lateness]: a host may take its time anywhere from the step's virtual time to
+// when the runner sent it.
 func (s *snapper) instant(got *int64, ref int64, what string) {
 	if s.seen[[2]int64{*got, ref}] {
 		*got = ref
 		return
 	}
-	raw := *got
-	s.snap(got, ref, -s.early, s.late+s.lateness, what)
+	raw, d := *got, *got-ref
+	slack := -d
+	if d >= 0 {
+		slack = max(d-s.lateness, 0)
+	}
+	s.snap(got, ref, slack, -s.early, s.late+s.lateness, what)
 	if *got == ref && raw != ref && s.seen != nil {
 		s.seen[[2]int64{raw, ref}] = true
 	}
 }
 
-// duration snaps *got to ref when it is within early + late + lateness either way.
+// duration snaps *got to ref when it is within early + late + lateness either way. Its
+// slack is how far it lies beyond the lateness.
 func (s *snapper) duration(got *int64, ref int64, what string) {
 	w := s.early + s.late + s.lateness
-	s.snap(got, ref, -w, w, what)
+	s.snap(got, ref, max(abs(*got-ref)-s.lateness, 0), -w, w, what)
 }
 
-func (s *snapper) snap(got *int64, ref, lo, hi int64, what string) {
+// snap sets *got to ref when it lies within [ref + lo, ref + hi], and keeps the largest
+// slack; a time outside is left, and the first is reported.
+func (s *snapper) snap(got *int64, ref, slack, lo, hi int64, what string) {
 	d := *got - ref
 	if d == 0 {
 		return
 	}
-	s.maxSlack = max(s.maxSlack, abs(d))
+	s.maxSlack = max(s.maxSlack, slack)
 	if d < lo || d > hi {
 		if s.miss == "" {
 			s.miss = fmt.Sprintf("%s is %d on the host's clock, %+dms from the reference's %d (allowed %+d..%+dms)", what, *got, d, ref, lo, hi)

@@ -10,20 +10,23 @@ import (
 
 func TestSnapperWindows(t *testing.T) {
 	// early 5, late 50, the step sent 10ms late: an instant may land in [ref−5, ref+60], a
-	// duration within 65 either way.
+	// duration within 65 either way. The slack is the distance beyond those 10ms: the host
+	// may read its time anywhere between the virtual time and when the step was sent.
 	cases := []struct {
 		name      string
 		duration  bool
 		got, want int64
 		miss      bool
+		slack     int64
 	}{
-		{"an instant on time stays", false, 1000, 1000, false},
-		{"an instant 60ms late (late + the step's lateness) snaps", false, 1060, 1000, false},
-		{"an instant 61ms late is left and reported", false, 1061, 1061, true},
-		{"an instant 5ms early snaps", false, 995, 1000, false},
-		{"an instant 6ms early is left and reported", false, 994, 994, true},
-		{"WAIT-4 a remaining time 65ms short snaps", true, 935, 1000, false},
-		{"WAIT-4 a remaining time 66ms long is left and reported", true, 1066, 1066, true},
+		{"an instant on time stays", false, 1000, 1000, false, 0},
+		{"an instant at the step's send time snaps with no slack", false, 1010, 1000, false, 0},
+		{"an instant 60ms late (late + the step's lateness) snaps", false, 1060, 1000, false, 50},
+		{"an instant 61ms late is left and reported", false, 1061, 1061, true, 51},
+		{"an instant 5ms early snaps", false, 995, 1000, false, 5},
+		{"an instant 6ms early is left and reported", false, 994, 994, true, 6},
+		{"WAIT-4 a remaining time 65ms short snaps", true, 935, 1000, false, 55},
+		{"WAIT-4 a remaining time 66ms long is left and reported", true, 1066, 1066, true, 56},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -37,8 +40,8 @@ func TestSnapperWindows(t *testing.T) {
 			if got != c.want || (s.miss != "") != c.miss {
 				t.Fatalf("got %d (miss %q), want %d (miss %v)", got, s.miss, c.want, c.miss)
 			}
-			if d := abs(c.got - 1000); s.maxSlack != d {
-				t.Errorf("slack %d, want %d", s.maxSlack, d)
+			if s.maxSlack != c.slack {
+				t.Errorf("slack %d, want %d", s.maxSlack, c.slack)
 			}
 		})
 	}
