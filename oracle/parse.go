@@ -306,20 +306,26 @@ func parseAnswerArgs(raw []byte) answerArgs {
 	return a
 }
 
-// batchNamesEach reports whether the batch names each id exactly once (LATE-3).
+// batchNamesEach reports whether the batch names each question id exactly once (LATE-3),
+// by the three checks of docs/PEER.md §4.5 step 4: no id twice in the batch, as many answers as
+// questions, and every question id among them. A call whose arguments repeat an id (the
+// projection keeps such a call, PROJ-3; only the tool refuses it) is answered by a batch
+// that names the repeated id once and fills the count with another id.
 func batchNamesEach(batch []wire.AnswerItem, ids []string) bool {
 	if len(batch) != len(ids) {
 		return false
 	}
-	want := make(map[string]int, len(ids))
-	for _, id := range ids {
-		want[id]++
-	}
+	named := make(map[string]bool, len(batch))
 	for _, a := range batch {
-		if want[a.ID] != 1 {
+		if named[a.ID] {
 			return false
 		}
-		want[a.ID] = 2
+		named[a.ID] = true
+	}
+	for _, id := range ids {
+		if !named[id] {
+			return false
+		}
 	}
 	return true
 }

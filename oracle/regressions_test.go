@@ -211,6 +211,11 @@ var regressions = []regression{
 		frags: []string{`a@3030 in user choose session=f1 q=q2 label="yes"`, `a@4552 in reload`, `a@6187 in frame session f1 reset events=0..15 questions{active=[c2:continued] settled=[]} inbox{next-step=[msg-3(reply:c2)]`,
 			`a@6315 in frame session f1 events=16..19 questions{active=[] settled=[c2{q1=skipped q2=skipped}]}`, `a@6889 in frame waterfall ev=e2`,
 			`a{gen=2 up cards=[card question:f1:c2 kind=question state=open wait=editing`}},
+	{file: "fuzz-1533742", was: []string{"INV-ANSWER-VALIDATED"},
+		why: "LATE-3 PROJ-3 AGENT-3 a reused call id whose arguments repeat a question id (the tool refused it, a restart repaired it as unknown, the projection keeps it continued): a batch naming the repeated id once and one other id has no repeat, the right count and every question id, so answer() accepts it",
+		frags: []string{`call=c1 name=ask_user_question args={"questions":[{"id":"q1","question":"Question 1?","options":[{"label":"bun"},{"label":"yes"}]},{"id":"q1"`,
+			`call=c1 error err=ToolOutcomeUnknownError/TOOL_OUTCOME_UNKNOWN`, `userQuestions/answer {"agentId":"s2","callId":"c1","answer":{"answers":[{"id":"q1","selected":[],"custom":"x"},{"id":"q2","selected":[]}]}}`,
+			`host out reply a.1 rpc=a-r1 {"ok":true,"value":true}`}},
 }
 
 // runRegression runs a scenario of testdata/regressions against the reference engine and
@@ -426,6 +431,13 @@ func TestRegressionsStillCatch(t *testing.T) {
 		{"fuzz-750190", "INV-CLIENT-COUNTDOWN", "CARD-8 CD-4 the same page with the Session still bound: the reconnect's update sweeps the edited card, which may not stay editing", func(m *mut) int {
 			m.del(m.find(0, "b@133 in user unbind session=s1"))
 			return m.find(0, "sim probe expect@11.548s")
+		}},
+		{"fuzz-1533742", "INV-ANSWER-VALIDATED", "LATE-3 the same call answered by a batch that repeats q1: accepted, it names an id twice", func(m *mut) int {
+			i := m.find(0, "host in call a.1 rpc=a-r1 userQuestions/answer")
+			c := m.tr.Records[i].Payload.(wire.Call)
+			c.Args = []byte(`{"agentId":"s2","callId":"c1","answer":{"answers":[{"id":"q1","selected":[],"custom":"x"},{"id":"q1","selected":[]}]}}`)
+			m.set(i, c)
+			return m.find(0, "host out reply a.1 rpc=a-r1")
 		}},
 		{"fuzz-756789", "INV-CLIENT-COUNTDOWN", "CARD-8 CD-4 the same page with the Session still bound: the update after its call's result sweeps the edited card, which may not stay editing", func(m *mut) int {
 			m.del(m.find(0, "a@63 in user unbind session=s1"))
