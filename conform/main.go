@@ -314,12 +314,8 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 	jsonOut := fs.String("json", "", "write the report as JSON to this file (- for stdout)")
 	junitOut := fs.String("junit", "", "write the report as JUnit XML to this file")
 	verbose := fs.Bool("v", false, "print each run's transcript as compared (the judged process's run: the host's, or the client's)")
-	realtime := fs.Bool("realtime", false, "run the host on its own timers, pacing virtual time on the real clock (not replayable)")
-	early := fs.Duration("early", DefaultEarly, "real-time mode: how much before its virtual time a host's time may land")
-	late := fs.Duration("late", DefaultLate, "real-time mode: how much after its virtual time a host's time may land")
-	seeds := fs.Int("seeds", -1, "real-time mode: how many generated scenarios suited to real time to run (default 5; 0 with scenario files)")
-	start := fs.Uint64("start", 1, "real-time mode: the first generator seed to consider")
-	budget := fs.Duration("budget", DefaultRealtimeBudget, "real-time mode: the longest virtual duration of a generated scenario")
+	var rt realtimeFlags
+	rt.register(fs)
 	var paths []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -340,29 +336,11 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 			return 2
 		}
 	}
-	if !*realtime {
-		for _, f := range []string{"early", "late", "seeds", "start", "budget"} {
-			if hasFlag(args0, f) {
-				fmt.Fprintf(stderr, "conform: --%s is a flag of real-time mode (--realtime)\n", f)
-				return 2
-			}
-		}
-	} else {
-		if hf.client != "" {
-			fmt.Fprintln(stderr, "conform: --realtime runs a host on its own timers; a client process takes its time from the runner (docs/PROTOCOL.md, \"Real-time mode\")")
-			return 2
-		}
-		if *early < 0 || *late <= 0 || *budget <= 0 || *start == 0 {
-			fmt.Fprintln(stderr, "conform: --early cannot be negative; --late, --budget and --start must be positive")
-			return 2
-		}
-		if *seed != 0 && len(paths) == 0 {
-			fmt.Fprintln(stderr, "conform: --seed sets the seed of scenario files; generated scenarios in real time run at their own seeds (--start S picks them)")
-			return 2
-		}
+	if !rt.check(args0, len(paths) > 0, hf.client != "", *seed, stderr) {
+		return 2
 	}
 	var entries []harness.Entry
-	if len(paths) == 0 && *realtime {
+	if len(paths) == 0 && rt.on {
 		// generated below: the library's scenarios last minutes of virtual time
 	} else if len(paths) == 0 {
 		entries = harness.Library("")
@@ -387,24 +365,8 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 	if bad {
 		return 2
 	}
-	var tol Tolerance
-	if *realtime {
-		tol = Tolerance{Early: *early, Late: *late}
-		n := *seeds
-		if n < 0 {
-			n = 5
-			if len(paths) > 0 {
-				n = 0
-			}
-		}
-		gen, screened := RealtimeSeeds(*start, n, 100*n+1000, tol, *budget)
-		if len(gen) < n {
-			fmt.Fprintf(stderr, "conform: only %d of the %d generated scenarios asked for are suited to real time within %d seeds from %d (--budget %s)\n", len(gen), n, screened+len(gen), *start, *budget)
-		}
-		if screened > 0 {
-			fmt.Fprintf(stderr, "conform: real time: %d generated scenarios screened out (longer than --budget %s, a step or a timer within the tolerance of a host timer, or no host timer)\n", screened, *budget)
-		}
-		for _, g := range gen {
+	if rt.on {
+		for _, g := range rt.generated(len(paths) > 0, stderr) {
 			decoded = append(decoded, g)
 			entries = append(entries, harness.Entry{})
 		}
@@ -426,36 +388,9 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 		rep.NotChecked = nil // the reference host runs with the client: every invariant is checked
 	}
 	opts := Options{Pool: pool, Info: info, Command: hf.host, Seed: *seed, Verbose: *verbose}
-	// tooLong says why a scenario file is not run in real time ("" it is run): it would
-	// last longer on the wall clock than --budget.
-	tooLong := func(s *scenarios.Scenario) string {
-		if !*realtime {
-			return ""
-		}
-		c := *s
-		if *seed != 0 {
-			c.Seed = *seed
-		}
-		if n := RealtimeLength(&c); n > *budget {
-			return fmt.Sprintf("no verdict: it lasts %s of virtual time, more than --budget %s: a real-time run lasts that long on the wall clock (raise --budget to run it anyway)", n, *budget)
-		}
-		return ""
-	}
-	if *realtime {
-		rep.Realtime = &RealtimeInfo{Tolerance: tol}
-		opts.Realtime = &RealtimeOptions{Tolerance: tol, Clock: realtimeClock(), Rerun: func(s *scenarios.Scenario, path string) string {
-			c := fmt.Sprintf("conform --realtime --early %s --late %s --host %s", tol.Early, tol.Late, ShellQuote(hf.host))
-			if *seed != 0 {
-				c += fmt.Sprintf(" --seed %d", *seed)
-			}
-			if path != "" {
-				return c + " " + ShellQuote(path)
-			}
-			if *budget != DefaultRealtimeBudget {
-				c += " --budget " + budget.String()
-			}
-			return fmt.Sprintf("%s --start %d --seeds 1", c, s.Seed)
-		}}
+	if rt.on {
+		opts.Realtime = rt.options(hf.host, *seed)
+		rep.Realtime = &RealtimeInfo{Tolerance: opts.Realtime.Tolerance}
 	}
 	for i, s := range decoded {
 		if ctx.Err() != nil {
@@ -466,7 +401,7 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 		if hf.client != "" {
 			run = RunClientScenario
 		}
-		if why := tooLong(s); why != "" && entries[i].Path != "" {
+		if why := rt.tooLong(s, *seed); why != "" && entries[i].Path != "" {
 			rep.Scenarios = append(rep.Scenarios, ScenarioResult{Name: s.Name, Path: entries[i].Path, Seed: harness.Compile(s, *seed).Seed, Status: StatusBroken, Lost: why})
 			continue
 		}

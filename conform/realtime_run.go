@@ -1,7 +1,9 @@
 package conform
 
 import (
+	"flag"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/benbjohnson/clock"
@@ -164,4 +166,102 @@ func RealtimeSeeds(start uint64, n, limit int, tol Tolerance, budget time.Durati
 		out = append(out, s)
 	}
 	return out, screened
+}
+
+// realtimeFlags are conform's flags of real-time mode for the host profile.
+type realtimeFlags struct {
+	on                  bool
+	early, late, budget time.Duration
+	seeds               int
+	start               uint64
+}
+
+func (f *realtimeFlags) register(fs *flag.FlagSet) {
+	fs.BoolVar(&f.on, "realtime", false, "run the host on its own timers, pacing virtual time on the real clock (not replayable)")
+	fs.DurationVar(&f.early, "early", DefaultEarly, "real-time mode: how much before its virtual time a host's time may land")
+	fs.DurationVar(&f.late, "late", DefaultLate, "real-time mode: how much after its virtual time a host's time may land")
+	fs.IntVar(&f.seeds, "seeds", -1, "real-time mode: how many generated scenarios suited to real time to run (default 5; 0 with scenario files)")
+	fs.Uint64Var(&f.start, "start", 1, "real-time mode: the first generator seed to consider")
+	fs.DurationVar(&f.budget, "budget", DefaultRealtimeBudget, "real-time mode: the longest virtual duration of a generated scenario")
+}
+
+// check refuses real-time flags without --realtime, and what does not go with it.
+func (f *realtimeFlags) check(args []string, files, client bool, seed uint64, stderr io.Writer) bool {
+	if !f.on {
+		for _, name := range []string{"early", "late", "seeds", "start", "budget"} {
+			if hasFlag(args, name) {
+				fmt.Fprintf(stderr, "conform: --%s is a flag of real-time mode (--realtime)\n", name)
+				return false
+			}
+		}
+		return true
+	}
+	switch {
+	case client:
+		fmt.Fprintln(stderr, "conform: --realtime runs a host on its own timers; a client process takes its time from the runner (docs/PROTOCOL.md, \"Real-time mode\")")
+	case f.early < 0 || f.late <= 0 || f.budget <= 0 || f.start == 0:
+		fmt.Fprintln(stderr, "conform: --early cannot be negative; --late, --budget and --start must be positive")
+	case seed != 0 && !files:
+		fmt.Fprintln(stderr, "conform: --seed sets the seed of scenario files; generated scenarios in real time run at their own seeds (--start S picks them)")
+	default:
+		return true
+	}
+	return false
+}
+
+func (f *realtimeFlags) tolerance() Tolerance { return Tolerance{Early: f.early, Late: f.late} }
+
+// generated picks the generated scenarios to run (--seeds, by default 5 without files)
+// and says on stderr how many seeds it screened out.
+func (f *realtimeFlags) generated(files bool, stderr io.Writer) []*scenarios.Scenario {
+	n := f.seeds
+	if n < 0 {
+		n = 5
+		if files {
+			n = 0
+		}
+	}
+	gen, screened := RealtimeSeeds(f.start, n, 100*n+1000, f.tolerance(), f.budget)
+	if len(gen) < n {
+		fmt.Fprintf(stderr, "conform: only %d of the %d generated scenarios asked for are suited to real time within %d seeds from %d (--budget %s)\n", len(gen), n, screened+len(gen), f.start, f.budget)
+	}
+	if screened > 0 {
+		fmt.Fprintf(stderr, "conform: real time: %d generated scenarios screened out (longer than --budget %s, a step or a timer within the tolerance of a host timer, or no host timer)\n", screened, f.budget)
+	}
+	return gen
+}
+
+// tooLong says why a scenario file is not run in real time ("" it is): it would last
+// longer on the wall clock than --budget.
+func (f *realtimeFlags) tooLong(s *scenarios.Scenario, seed uint64) string {
+	if !f.on {
+		return ""
+	}
+	c := *s
+	if seed != 0 {
+		c.Seed = seed
+	}
+	if n := RealtimeLength(&c); n > f.budget {
+		return fmt.Sprintf("no verdict: it lasts %s of virtual time, more than --budget %s: a real-time run lasts that long on the wall clock (raise --budget to run it anyway)", n, f.budget)
+	}
+	return ""
+}
+
+// options are the run options of real-time mode against host, with the command that runs
+// a scenario again.
+func (f *realtimeFlags) options(host string, seed uint64) *RealtimeOptions {
+	tol := f.tolerance()
+	return &RealtimeOptions{Tolerance: tol, Clock: realtimeClock(), Rerun: func(s *scenarios.Scenario, path string) string {
+		c := fmt.Sprintf("conform --realtime --early %s --late %s --host %s", tol.Early, tol.Late, ShellQuote(host))
+		if seed != 0 {
+			c += fmt.Sprintf(" --seed %d", seed)
+		}
+		if path != "" {
+			return c + " " + ShellQuote(path)
+		}
+		if f.budget != DefaultRealtimeBudget {
+			c += " --budget " + f.budget.String()
+		}
+		return fmt.Sprintf("%s --start %d --seeds 1", c, s.Seed)
+	}}
 }
