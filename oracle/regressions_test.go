@@ -216,6 +216,11 @@ var regressions = []regression{
 		frags: []string{`call=c1 name=ask_user_question args={"questions":[{"id":"q1","question":"Question 1?","options":[{"label":"bun"},{"label":"yes"}]},{"id":"q1"`,
 			`call=c1 error err=ToolOutcomeUnknownError/TOOL_OUTCOME_UNKNOWN`, `userQuestions/answer {"agentId":"s2","callId":"c1","answer":{"answers":[{"id":"q1","selected":[],"custom":"x"},{"id":"q2","selected":[]}]}}`,
 			`host out reply a.1 rpc=a-r1 {"ok":true,"value":true}`}},
+	{file: "fuzz-2054404", was: []string{"INV-FOREGROUND-ENDS-WATERFALL", "INV-ANSWER-FROM-WINNER", "INV-LIVE-NO-LEAK"},
+		why: "GW-5 GW-1 a host stall caught up at a connect: the run_code sub-call's request, forwarded by the caught-up timers in that Apply, is replayed after the older call's, so the first replayed request (e1) is the older legacy call's and the sub-call's (e2) settles it",
+		frags: []string{`host in tool-call s1 call=c6 ask_user_question`, `t=2087 host in connect a`, `tool/ptc-dispatch-start parent=c4 sub=c4:ptc:2`,
+			`send a.2 waterfall ev=e1 user-questions/request agent=s1 {"questions":[{"id":"q1","question":"Question 1?","options":[{"label":"npm"},{"label":"bun"}]}]}`,
+			`host in event-result a.2 rpc=a-r1 ev=e2 result`, `sub=c4:ptc:2 name=ask_user_question ok`}},
 }
 
 // runRegression runs a scenario of testdata/regressions against the reference engine and
@@ -438,6 +443,13 @@ func TestRegressionsStillCatch(t *testing.T) {
 			c.Args = []byte(`{"agentId":"s2","callId":"c1","answer":{"answers":[{"id":"q1","selected":[],"custom":"x"},{"id":"q1","selected":[]}]}}`)
 			m.set(i, c)
 			return m.find(0, "host out reply a.1 rpc=a-r1")
+		}},
+		{"fuzz-2054404", "INV-ANSWER-FROM-WINNER", "GW-5 the same result answering the older call's request e1: the sub-call's answer comes from another call's request", func(m *mut) int {
+			i := m.find(0, "host in event-result a.2 rpc=a-r1 ev=e2")
+			r := m.tr.Records[i].Payload.(wire.EventResult)
+			r.EventID = "e1"
+			m.set(i, r)
+			return m.find(0, "sub=c4:ptc:2 name=ask_user_question ok")
 		}},
 		{"fuzz-756789", "INV-CLIENT-COUNTDOWN", "CARD-8 CD-4 the same page with the Session still bound: the update after its call's result sweeps the edited card, which may not stay editing", func(m *mut) int {
 			m.del(m.find(0, "a@63 in user unbind session=s1"))

@@ -392,8 +392,9 @@ func (c *Checker) directCmd(i int, x wire.Direct) {
 // linkEvent ties a newly seen question request to its foreground: by wait.callId, or, for
 // an unkeyed request, to the one unlinked unkeyed foreground of that Session started in
 // this Apply. A request first seen as a replay on connect was forwarded while no client
-// was connected: it is tied to the one unlinked unkeyed foreground of its Session still
-// waiting (the calls that may be its are marked ambiguous when there are several).
+// was connected: it is tied to the first unlinked unkeyed foreground of its Session still
+// waiting, in forwarding order, even when a call started in this Apply (the calls that may
+// be its are marked ambiguous when the first is not certain).
 func (c *Checker) linkEvent(i int, ev *gwEvent, replay bool) {
 	if ev.keyed {
 		fg := c.fgs[fgKey{ev.agent, ev.callID}]
@@ -435,11 +436,20 @@ func (c *Checker) linkEvent(i int, ev *gwEvent, replay bool) {
 			(fg.mode == modeLegacy || fg.mode == modeInvalid || (fg.kind == fgPTC && fg.mode == modeUnknown) || fg.deferred)
 	}
 	var cand *foreground
-	n := 0
+	n, older := 0, false
 	for _, fg := range c.active {
-		if unkeyed(fg) && fg.startRec >= c.ap.idx {
+		switch {
+		case unkeyed(fg) && fg.startRec >= c.ap.idx:
 			cand, n = fg, n+1
+		case unkeyed(fg) && fg.open() && !fg.noAsk && fg.mode != modeInvalid:
+			older = true
 		}
+	}
+	if replay && older {
+		// A replay on connect comes in forwarding order: a call still waiting from before
+		// this Apply was forwarded before one its timers started here (a host stall caught
+		// up before the connect), so the request is not the new call's.
+		n = 0
 	}
 	if n == 0 && replay {
 		// Replays come in forwarding order, and the calls forwarded with no wait and still
