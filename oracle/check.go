@@ -35,13 +35,17 @@ type Checker struct {
 	sessions  map[string]*sessModel
 	sessOrder []*sessModel
 
-	conns    map[string]*conn
-	events   map[string]*gwEvent
-	evOrder  []*gwEvent
-	streams  map[streamKey]*stream
-	fgs      map[fgKey]*foreground
-	waits    map[fgKey]*foreground // the foreground owning each live host wait
-	hostMode int                   // the host's tool mode, once the trace shows it
+	conns   map[string]*conn
+	events  map[string]*gwEvent
+	evOrder []*gwEvent
+	streams map[streamKey]*stream
+	fgs     map[fgKey]*foreground
+	waits   map[fgKey]*foreground // the foreground owning each live host wait
+	// orphans are direct askTimed waits whose agent a CloseSession disposed: they live on
+	// to their end under their own signal, beside a new instance's wait for the same call
+	// id (docs/PEER.md §4.3: the registry is keyed by the agent object)
+	orphans  []*foreground
+	hostMode int // the host's tool mode, once the trace shows it
 	active   []*foreground
 	expiry   expiryWatch // the open waits by expiry instant (performance only)
 	directs  map[string]*directOp
@@ -165,6 +169,7 @@ func (c *Checker) reset(t *trace.Trace) {
 	c.streams = map[streamKey]*stream{}
 	c.fgs = map[fgKey]*foreground{}
 	c.waits = map[fgKey]*foreground{}
+	c.orphans = c.orphans[:0]
 	c.hostMode = hostModeUnknown
 	c.active = c.active[:0]
 	c.expiry = expiryWatch{}

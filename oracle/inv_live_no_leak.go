@@ -23,7 +23,7 @@ func (c *Checker) leaks(f *trace.Final) {
 		for _, w := range h.Waits {
 			k := fgKey{w.Session, w.CallID}
 			held[k] = true
-			fg := c.waitFor(k)
+			fg := c.waitOfState(w)
 			name := w.Session + "/" + w.CallID
 			switch {
 			case fg == nil || !fg.open():

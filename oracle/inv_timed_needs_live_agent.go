@@ -47,9 +47,11 @@ func (c *Checker) agentsAtCommand(cmd wire.Command) {
 		for _, s := range c.sessOrder {
 			if s.owner == x.Session && s.childLive {
 				delete(c.liveAgents, s.id)
+				c.orphanWaits(s.id)
 			}
 		}
 		delete(c.liveAgents, x.Session)
+		c.orphanWaits(x.Session)
 	case wire.Direct:
 		if x.Agent == wire.AgentLive {
 			c.liveAgents[x.Session] = true

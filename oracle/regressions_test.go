@@ -221,6 +221,11 @@ var regressions = []regression{
 		frags: []string{`host in tool-call s1 call=c6 ask_user_question`, `t=2087 host in connect a`, `tool/ptc-dispatch-start parent=c4 sub=c4:ptc:2`,
 			`send a.2 waterfall ev=e1 user-questions/request agent=s1 {"questions":[{"id":"q1","question":"Question 1?","options":[{"label":"npm"},{"label":"bun"}]}]}`,
 			`host in event-result a.2 rpc=a-r1 ev=e2 result`, `sub=c4:ptc:2 name=ask_user_question ok`}},
+	{file: "fuzz-2108773", was: []string{"INV-WAIT-LIFECYCLE", "INV-WAIT-DEADLINE"},
+		why: "ASK-7 WAIT-9 a close disposes the agent but not a direct askTimed's wait (its own signal): the resumed Session's new agent has no wait for the call id, so a second askTimed for it is no duplicate; each wait expires at its own deadline",
+		frags: []string{`host in direct d1 askTimed s1 agent=live`, `host in close-session s1`, `host in direct d2 askTimed s1 agent=live`,
+			`wait s1/d2w created deadline=128448`, `t=128447 host out wait s1/d2w expired`, `direct-result d1 {"pending":true,"callId":"d2w"}`,
+			`t=128448 host out wait s1/d2w expired`, `direct-result d2 {"pending":true,"callId":"d2w"}`}},
 }
 
 // runRegression runs a scenario of testdata/regressions against the reference engine and
@@ -450,6 +455,10 @@ func TestRegressionsStillCatch(t *testing.T) {
 			r.EventID = "e1"
 			m.set(i, r)
 			return m.find(0, "sub=c4:ptc:2 name=ask_user_question ok")
+		}},
+		{"fuzz-2108773", "INV-WAIT-LIFECYCLE", "ASK-7 the same second askTimed with no close between: the same agent's wait for the call is live, so a second wait is a duplicate", func(m *mut) int {
+			m.del(m.find(0, "host in close-session s1"))
+			return m.find(0, "host out wait s1/d2w created deadline=128448")
 		}},
 		{"fuzz-756789", "INV-CLIENT-COUNTDOWN", "CARD-8 CD-4 the same page with the Session still bound: the update after its call's result sweeps the edited card, which may not stay editing", func(m *mut) int {
 			m.del(m.find(0, "a@63 in user unbind session=s1"))

@@ -267,6 +267,61 @@ func (c *Checker) resolveMode(fg *foreground) {
 	}
 }
 
+// orphanWaits runs when a CloseSession disposes session's agent: its live direct
+// askTimed waits live on under their own signal (a close aborts only the turn and the
+// gateway context), but they are the disposed agent's: a new instance's askTimed for the
+// same call id is no duplicate (ASK-7 is per agent), and its wait stands beside them.
+func (c *Checker) orphanWaits(session string) {
+	for _, w := range c.active {
+		if w.key.session == session && w.kind == fgDirect && c.liveWait(w.key) == w {
+			c.orphans = append(c.orphans, w)
+			delete(c.waits, w.key)
+		}
+	}
+}
+
+// orphanFor is the orphaned wait of key a note is for (nil: none), told from the live
+// wait of key by what the note says: an expiry or an armed timer at its deadline, a close
+// after its expiry, a claim count it holds.
+func (c *Checker) orphanFor(i int, x wire.WaitNote) *foreground {
+	for _, o := range c.orphans {
+		if o.key != (fgKey{x.Session, x.CallID}) || !o.noteLive {
+			continue
+		}
+		switch x.Kind {
+		case wire.WaitExpired:
+			if o.dlKnown && o.deadline == c.recs[i].Time && !o.noteExpired {
+				return o
+			}
+		case wire.WaitArmed:
+			if o.dlKnown && o.deadline == x.At {
+				return o
+			}
+		case wire.WaitClosed:
+			if o.noteExpired {
+				return o
+			}
+		case wire.WaitReleased:
+			if o.noteClaims > 0 {
+				return o
+			}
+		}
+	}
+	return nil
+}
+
+// waitOfState is the foreground a wait of the host's state is: an orphan of its key
+// with its deadline, else waitFor.
+func (c *Checker) waitOfState(w wire.WaitState) *foreground {
+	k := fgKey{w.Session, w.CallID}
+	for _, o := range c.orphans {
+		if o.key == k && o.noteLive && o.dlKnown && o.deadline == w.Deadline {
+			return o
+		}
+	}
+	return c.waitFor(k)
+}
+
 // liveWait is the foreground whose host wait for key is live, as far as the trace shows:
 // the registry of waits is keyed by (agent, call id) and a call that shares one (a
 // refused duplicate, a direct ask) never replaces it.
@@ -601,7 +656,9 @@ func (c *Checker) hostExpiry(fg *foreground, rec int) {
 func (c *Checker) waitNote(i int, x wire.WaitNote) {
 	key := fgKey{x.Session, x.CallID}
 	fg := c.fgs[key]
-	if w := c.waits[key]; w != nil && w.noteLive && w != fg {
+	if o := c.orphanFor(i, x); o != nil {
+		fg = o
+	} else if w := c.waits[key]; w != nil && w.noteLive && w != fg {
 		if x.Kind == wire.WaitCreated {
 			c.waitLifecycleCreatedBeside(i, x, w)
 		} else {
