@@ -226,6 +226,9 @@ var regressions = []regression{
 		frags: []string{`host in direct d1 askTimed s1 agent=live`, `host in close-session s1`, `host in direct d2 askTimed s1 agent=live`,
 			`wait s1/d2w created deadline=128448`, `t=128447 host out wait s1/d2w expired`, `direct-result d1 {"pending":true,"callId":"d2w"}`,
 			`t=128448 host out wait s1/d2w expired`, `direct-result d2 {"pending":true,"callId":"d2w"}`}},
+	{file: "fuzz-2366057", was: []string{"INV-WAIT-LIFECYCLE"},
+		why: "ASK-7 GW-3 a close releases the agent's gateway context: a direct askTimed whose request is still pending fails with it, and its wait's close, in the close's Apply, is the orphaned wait's",
+		frags: []string{`direct-result d2 UserQuestionError/DUPLICATE_WAIT`, `host in close-session s1`, `host out wait s1/d1w closed reason=completed`, `direct-result d1 Error: "gateway: Remote event Agent Context was released"`}},
 }
 
 // runRegression runs a scenario of testdata/regressions against the reference engine and
@@ -459,6 +462,12 @@ func TestRegressionsStillCatch(t *testing.T) {
 		{"fuzz-2108773", "INV-WAIT-LIFECYCLE", "ASK-7 the same second askTimed with no close between: the same agent's wait for the call is live, so a second wait is a duplicate", func(m *mut) int {
 			m.del(m.find(0, "host in close-session s1"))
 			return m.find(0, "host out wait s1/d2w created deadline=128448")
+		}},
+		{"fuzz-2366057", "INV-WAIT-LIFECYCLE", "WAIT-10 the orphaned wait closed twice: the second close is for no live wait", func(m *mut) int {
+			i := m.find(0, "host out wait s1/d1w closed reason=completed")
+			m.insert(i+1, m.tr.Records[i])
+			m.renumber()
+			return i + 1
 		}},
 		{"fuzz-756789", "INV-CLIENT-COUNTDOWN", "CARD-8 CD-4 the same page with the Session still bound: the update after its call's result sweeps the edited card, which may not stay editing", func(m *mut) int {
 			m.del(m.find(0, "a@63 in user unbind session=s1"))

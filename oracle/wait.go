@@ -280,13 +280,19 @@ func (c *Checker) orphanWaits(session string) {
 	}
 }
 
-// orphanFor is the orphaned wait of key a note is for (nil: none), told from the live
-// wait of key by what the note says: an expiry or an armed timer at its deadline, a close
-// after its expiry, a claim count it holds.
+// orphanFor is the orphaned wait of key a note is for (nil: none). With no live wait of
+// the key beside it, every note but a creation is the orphan's (the close that orphaned it
+// may close it too); beside one, the note says whose it is: an expiry or an armed timer at
+// the orphan's deadline, a close after its expiry, a release of a claim it holds.
 func (c *Checker) orphanFor(i int, x wire.WaitNote) *foreground {
+	key := fgKey{x.Session, x.CallID}
+	cur := c.liveWait(key)
 	for _, o := range c.orphans {
-		if o.key != (fgKey{x.Session, x.CallID}) || !o.noteLive {
+		if o.key != key || !o.noteLive || x.Kind == wire.WaitCreated {
 			continue
+		}
+		if cur == nil {
+			return o
 		}
 		switch x.Kind {
 		case wire.WaitExpired:
