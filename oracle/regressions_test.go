@@ -227,7 +227,7 @@ var regressions = []regression{
 			`wait s1/d2w created deadline=128448`, `t=128447 host out wait s1/d2w expired`, `direct-result d1 {"pending":true,"callId":"d2w"}`,
 			`t=128448 host out wait s1/d2w expired`, `direct-result d2 {"pending":true,"callId":"d2w"}`}},
 	{file: "fuzz-2366057", was: []string{"INV-WAIT-LIFECYCLE"},
-		why: "ASK-7 GW-3 a close releases the agent's gateway context: a direct askTimed whose request is still pending fails with it, and its wait's close, in the close's Apply, is the orphaned wait's",
+		why:   "ASK-7 GW-3 a close releases the agent's gateway context: a direct askTimed whose request is still pending fails with it, and its wait's close, in the close's Apply, is the orphaned wait's",
 		frags: []string{`direct-result d2 UserQuestionError/DUPLICATE_WAIT`, `host in close-session s1`, `host out wait s1/d1w closed reason=completed`, `direct-result d1 Error: "gateway: Remote event Agent Context was released"`}},
 }
 
