@@ -365,8 +365,14 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 	if bad {
 		return 2
 	}
+	pool, info, ok := hf.open("conform", env, stderr)
+	if !ok {
+		return 2
+	}
+	defer pool.Close()
 	if rt.on {
-		for _, g := range rt.generated(len(paths) > 0, stderr) {
+		// generated for what the host declares: a scenario it could only skip is no test
+		for _, g := range rt.generated(len(paths) > 0, info.Features, stderr) {
 			decoded = append(decoded, g)
 			entries = append(entries, harness.Entry{})
 		}
@@ -375,11 +381,6 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 			return 2
 		}
 	}
-	pool, info, ok := hf.open("conform", env, stderr)
-	if !ok {
-		return 2
-	}
-	defer pool.Close()
 	ctx, stop := interruptible(pool)
 	defer stop()
 	rep := &Report{Protocol: Protocol, Command: hf.host, Host: info, NotChecked: NotChecked(info.Features)}

@@ -52,7 +52,7 @@ var (
 // parallel with others).
 func suitedScenarios(t *testing.T, n int) []*scenarios.Scenario {
 	t.Helper()
-	suitedOnce.Do(func() { suited, _ = RealtimeSeeds(1, 4, 2000, testTolerance, DefaultRealtimeBudget) })
+	suitedOnce.Do(func() { suited, _ = RealtimeSeeds(1, 4, 2000, testTolerance, DefaultRealtimeBudget, nil) })
 	if len(suited) < n {
 		t.Fatalf("only %d generated scenarios are suited to real time", len(suited))
 	}
@@ -221,5 +221,26 @@ func TestRealtimeHostLibrary(t *testing.T) {
 	}
 	if ran < 50 {
 		t.Errorf("only %d library scenarios are short enough for real time", ran)
+	}
+}
+
+func TestRealtimeSeedsFitTheHostsFeatures(t *testing.T) {
+	// A host gets generated scenarios it can run, not ones it could only report not
+	// applicable: here a host whose one feature is the write-behind window.
+	feats := []string{FeatureWriteWindow}
+	got, screened := RealtimeSeeds(1, 2, 5000, testTolerance, DefaultRealtimeBudget, feats)
+	if len(got) < 2 {
+		t.Fatalf("%d scenarios for a host with only %v (%d screened out)", len(got), feats, screened)
+	}
+	for _, s := range got {
+		plan := harness.Compile(s, 0)
+		if miss := missing(Needs(&plan.Sim, plan.Host), feats); len(miss) > 0 {
+			t.Errorf("%s needs %v", s.Name, miss)
+		}
+	}
+	first := suitedScenarios(t, 1)[0]
+	plan := harness.Compile(first, 0)
+	if len(missing(Needs(&plan.Sim, plan.Host), feats)) == 0 || got[0].Name == first.Name {
+		t.Errorf("the first suited scenario (%s) needs only %v: the test shows no filtering", first.Name, feats)
 	}
 }

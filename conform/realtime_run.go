@@ -151,14 +151,21 @@ func (p *screenPort) State() wire.HostState {
 	return p.HostPort.State()
 }
 
-// RealtimeSeeds picks n generated scenarios suited to real time (RealtimeScreen), the
-// first from seed start on; it looks at no more than limit seeds and also returns how
-// many it screened out.
-func RealtimeSeeds(start uint64, n, limit int, tol Tolerance, budget time.Duration) ([]*scenarios.Scenario, int) {
+// RealtimeSeeds picks n generated scenarios suited to real time (RealtimeScreen) that need
+// no feature outside features (nil: any), the first from seed start on; it looks at no
+// more than limit seeds and also returns how many it screened out.
+func RealtimeSeeds(start uint64, n, limit int, tol Tolerance, budget time.Duration, features []string) ([]*scenarios.Scenario, int) {
 	var out []*scenarios.Scenario
 	screened := 0
 	for seed := start; len(out) < n && screened < limit; seed++ {
 		s := explore.Generate(seed)
+		if features != nil {
+			plan := harness.Compile(s, 0)
+			if len(missing(Needs(&plan.Sim, plan.Host), features)) > 0 {
+				screened++
+				continue
+			}
+		}
 		if RealtimeScreen(s, tol, budget) != "" {
 			screened++
 			continue
@@ -213,7 +220,7 @@ func (f *realtimeFlags) tolerance() Tolerance { return Tolerance{Early: f.early,
 
 // generated picks the generated scenarios to run (--seeds, by default 5 without files)
 // and says on stderr how many seeds it screened out.
-func (f *realtimeFlags) generated(files bool, stderr io.Writer) []*scenarios.Scenario {
+func (f *realtimeFlags) generated(files bool, features []string, stderr io.Writer) []*scenarios.Scenario {
 	n := f.seeds
 	if n < 0 {
 		n = 5
@@ -221,12 +228,17 @@ func (f *realtimeFlags) generated(files bool, stderr io.Writer) []*scenarios.Sce
 			n = 0
 		}
 	}
-	gen, screened := RealtimeSeeds(f.start, n, 100*n+1000, f.tolerance(), f.budget)
+	if features == nil {
+		features = []string{} // a host that declares none: scenarios that need none
+	}
+	// A host with few features fits few seeds (one in a few hundred with none): the
+	// screen costs well under a millisecond a seed.
+	gen, screened := RealtimeSeeds(f.start, n, max(100*n+1000, 20000), f.tolerance(), f.budget, features)
 	if len(gen) < n {
 		fmt.Fprintf(stderr, "conform: only %d of the %d generated scenarios asked for are suited to real time within %d seeds from %d (--budget %s)\n", len(gen), n, screened+len(gen), f.start, f.budget)
 	}
 	if screened > 0 {
-		fmt.Fprintf(stderr, "conform: real time: %d generated scenarios screened out (longer than --budget %s, a step or a timer within the tolerance of a host timer, or no host timer)\n", screened, f.budget)
+		fmt.Fprintf(stderr, "conform: real time: %d generated scenarios screened out (longer than --budget %s, a step or a timer within the tolerance of a host timer, no host timer, or a feature the host does not declare)\n", screened, f.budget)
 	}
 	return gen
 }
