@@ -202,7 +202,7 @@ func (h *ProcessHost) Apply(at wire.Time, cmd wire.Command) ([]wire.Effect, erro
 	if h.armed {
 		h.deadline = *m.Deadline
 		if h.deadline <= now && !h.realtime {
-			return nil, h.p.fail(fmt.Errorf("the applied reply to %q (n=%d) says the next deadline is %d, not after now (%d): timers due by now fire inside apply", cmd.String(), n, h.deadline, now))
+			return nil, h.p.fail(fmt.Errorf("the applied reply to %q (n=%d) says the next deadline is %d, not after now (%d): timers due by now fire inside apply (a host on its own timers runs with --realtime)", cmd.String(), n, h.deadline, now))
 		}
 	}
 	if m.Error != nil {
