@@ -273,7 +273,7 @@ func (c *Campaign) one(ctx context.Context, r *Runner, i, seed uint64) result {
 	if !out.Failed() {
 		return res
 	}
-	f := &Failure{Seed: seed, Invariant: out.Invariant(), Message: oneLine(out.Message()), Steps: len(s.Steps)}
+	f := &Failure{Seed: seed, Invariant: out.Invariant(), Message: OneLine(out.Message()), Steps: len(s.Steps)}
 	res.failure = f
 	if out.Kind == HostLost {
 		// A lost host is no verdict to shrink (a process that crashed, not a scenario that
@@ -285,7 +285,7 @@ func (c *Campaign) one(ctx context.Context, r *Runner, i, seed uint64) result {
 			return res
 		}
 		Refusals(s, out.Plan, out.Trace)
-		s.Summary = "simrun fuzz seed " + strconv.FormatUint(seed, 10) + ": " + oneLine(out.Message())
+		s.Summary = "simrun fuzz seed " + strconv.FormatUint(seed, 10) + ": " + OneLine(out.Message())
 		c.write(f, scenarios.Encode(s), nil)
 		return res
 	}

@@ -50,7 +50,7 @@ func Final(r *Runner, s *scenarios.Scenario, seed uint64, invariant string, opts
 // failureText is "INV-…: message" on one line, naming the invariant once (a violation's
 // Message already starts with it; a run error's does not).
 func failureText(invariant, message string) string {
-	message = oneLine(message)
+	message = OneLine(message)
 	if strings.HasPrefix(message, invariant) {
 		return message
 	}
@@ -94,7 +94,9 @@ func verdictHas(text, invariant string) bool {
 	return strings.Contains(text, "\n  "+invariant+" at ")
 }
 
-func oneLine(s string) string {
+// OneLine is s's first line, cut to 160 bytes: how a failure's message is shown on one
+// line (a campaign's log, the kill matrix).
+func OneLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
 	}

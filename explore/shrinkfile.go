@@ -48,7 +48,7 @@ func ShrinkScenario(s *scenarios.Scenario, opts Options, b ShrinkBudget) (*Shrun
 	case !out.Failed():
 		return nil, ErrPasses
 	}
-	res := &Shrunk{Invariant: out.Invariant(), Message: oneLine(out.Message())}
+	res := &Shrunk{Invariant: out.Invariant(), Message: OneLine(out.Message())}
 	small, st := Shrink(r, c, res.Invariant, b)
 	res.Stats = st
 	name := strings.TrimSuffix(s.Name, "-shrunk") + "-shrunk"

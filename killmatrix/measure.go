@@ -229,7 +229,7 @@ func runOne(ctx context.Context, in mutant.Info, opts Options, lib []harness.Ent
 	if opts.Host != nil {
 		h, closeHost, err := opts.Host(in.Name)
 		if err != nil {
-			row.Message = "the host cannot be used: " + oneLine(err.Error())
+			row.Message = "the host cannot be used: " + explore.OneLine(err.Error())
 			row.Verdict = Survived
 			return row
 		}
@@ -269,7 +269,7 @@ func runOne(ctx context.Context, in mutant.Info, opts Options, lib []harness.Ent
 		}
 		row.SeedsToKill, row.Seed = i+1, seed
 		row.Invariant = out.Invariant()
-		row.Message = oneLine(out.Message())
+		row.Message = explore.OneLine(out.Message())
 		break
 	}
 	row.FuzzTime = time.Since(t0)
@@ -329,12 +329,3 @@ func runLibrary(name string, lib []harness.Entry, hosts harness.HostFactory) Lib
 // oracleFailure starts the failure the harness records for an unexpected oracle violation.
 const oracleFailure = "the oracle found a violation"
 
-func oneLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if len(s) > 160 {
-		s = s[:157] + "..."
-	}
-	return s
-}

@@ -80,7 +80,7 @@ func differs(mr, br *explore.Runner, s *scenarios.Scenario, invariant string) er
 	}
 	base, _ := br.Run(s)
 	if base.Failed() {
-		return errors.New("the correct engine fails it too (" + base.Invariant() + ": " + oneLine(base.Message()) + ")")
+		return errors.New("the correct engine fails it too (" + base.Invariant() + ": " + explore.OneLine(base.Message()) + ")")
 	}
 	return nil
 }
