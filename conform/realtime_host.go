@@ -35,11 +35,10 @@ type realtimeHost struct {
 	tol    Tolerance
 
 	steps     int
-	last      wire.Time // the virtual time of the last step
-	maxSlack  int64     // ms
-	timing    string    // the first timing difference the runner saw ("" none)
-	noVerdict string    // why the run gives no verdict ("" it does)
-	refEffs   []wire.Effect
+	last      wire.Time         // the virtual time of the last step
+	maxSlack  int64             // ms
+	timing    string            // the first timing difference the runner saw ("" none)
+	noVerdict string            // why the run gives no verdict ("" it does)
 	target    int64             // when the last step was to be sent, ms on the runner's clock
 	seen      map[[2]int64]bool // instants snapped so far (snapper.seen)
 }
@@ -89,8 +88,7 @@ func (h *realtimeHost) Apply(at wire.Time, cmd wire.Command) ([]wire.Effect, err
 		return nil, &wire.PortLost{Err: errNoVerdict}
 	}
 	h.last = at
-	refEffs, refErr := h.shadow.Apply(at, cmd)
-	h.refEffs = append(h.refEffs[:0], refEffs...)
+	refEffs, refErr := h.shadow.Apply(at, cmd) // valid until the shadow's next call
 	if next, nok := h.shadow.NextDeadline(); ok && d <= at && tooClose(at, next, nok, h.tol) {
 		// Sent late by the tolerance, the step would also find the next timer fired.
 		h.noVerdict = fmt.Sprintf("no verdict: a host timer due at %d comes %dms after the timers due at %d, within the tolerance (%s): whether the host reports it at step %d (%s) depends on the machine", next, next-at, at, h.tol, h.steps, cmd)
@@ -101,16 +99,16 @@ func (h *realtimeHost) Apply(at wire.Time, cmd wire.Command) ([]wire.Effect, err
 		return effs, err
 	}
 	sn := snapper{early: h.tol.Early.Milliseconds(), late: late, lateness: sent - at.Ms(), seen: h.seen}
-	sn.effects(effs, h.refEffs)
+	sn.effects(effs, refEffs)
 	h.maxSlack = max(h.maxSlack, sn.maxSlack)
 	if h.timing == "" {
 		switch {
 		case sn.miss != "":
 			h.timing = fmt.Sprintf("step %d (%s) at virtual %d, sent at %d: %s", h.steps, cmd, at, sent, sn.miss)
-		case len(effs) < len(h.refEffs) && ok && d <= at:
-			h.timing = fmt.Sprintf("step %d (%s) at virtual %d, sent at %d: the host reported %d effects, the reference %d; the host's timers due at %d had not all fired %dms after it (tolerance: %s)", h.steps, cmd, at, sent, len(effs), len(h.refEffs), d, sent-d.Ms(), h.tol)
-		case len(effs) != len(h.refEffs):
-			h.timing = fmt.Sprintf("step %d (%s) at virtual %d, sent at %d: the host reported %d effects, the reference %d", h.steps, cmd, at, sent, len(effs), len(h.refEffs))
+		case len(effs) < len(refEffs) && ok && d <= at:
+			h.timing = fmt.Sprintf("step %d (%s) at virtual %d, sent at %d: the host reported %d effects, the reference %d; the host's timers due at %d had not all fired %dms after it (tolerance: %s)", h.steps, cmd, at, sent, len(effs), len(refEffs), d, sent-d.Ms(), h.tol)
+		case len(effs) != len(refEffs):
+			h.timing = fmt.Sprintf("step %d (%s) at virtual %d, sent at %d: the host reported %d effects, the reference %d", h.steps, cmd, at, sent, len(effs), len(refEffs))
 		}
 	}
 	if (err == nil) != (refErr == nil) && h.timing == "" {

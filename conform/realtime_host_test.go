@@ -61,7 +61,7 @@ func suitedScenarios(t *testing.T, n int) []*scenarios.Scenario {
 
 func TestRealtimeHostOnItsOwnTimers(t *testing.T) {
 	for _, s := range suitedScenarios(t, 4) {
-		t.Run("WAIT-1 WAIT-8 "+s.Name+" a host on its own timers runs as the reference does", func(t *testing.T) {
+		t.Run(s.Name+" a host on its own timers runs as the reference does", func(t *testing.T) {
 			clk := steppingMock{clock.NewMock()}
 			r := realtimeRun(s, timersFactory(clk, "", nil), clk, testTolerance)
 			if r.Result.Status != StatusPass {
@@ -86,7 +86,7 @@ func TestRealtimeHostTimingFailures(t *testing.T) {
 	}{
 		{"a host whose clock reads 80ms ahead lands its times late", func(h *timersHost) { h.t0 = h.t0.Add(-80 * time.Millisecond) },
 			[]string{"timing: step ", "+80ms from the reference's", "largest timing slack seen: 80ms", "not replayable (real time); run it again with: rerun " + s.Name}},
-		{"WAIT-8 a host whose timers fire 80ms late has not fired them at the tick", func(h *timersHost) { h.lateMs = 80 },
+		{"a host whose timers fire 80ms late has not fired them at the tick", func(h *timersHost) { h.lateMs = 80 },
 			[]string{"had not all fired 50ms after it (tolerance: early 5ms, late 50ms)", "the transcript differs from the reference engine's"}},
 	}
 	for _, c := range cases {

@@ -23,16 +23,10 @@ type RealtimeOptions struct {
 	Rerun func(s *scenarios.Scenario, path string) string
 }
 
-// realtimeOutcome is what a real-time run adds to its result.
-type realtimeOutcome struct {
-	noVerdict string
-	timing    string
-	maxSlack  int64
-}
-
 // realtimeFactory wraps the host factory's ports in realtimeHost: each run's pacer starts
-// when the host has started (its clock starts no later), and out collects what the run saw.
-func realtimeFactory(inner harness.HostFactory, rt *RealtimeOptions, out *realtimeOutcome) harness.HostFactory {
+// when the host has started (its clock starts no later), and *last is the run's port, read
+// for what the run saw once it is over.
+func realtimeFactory(inner harness.HostFactory, rt *RealtimeOptions, last **realtimeHost) harness.HostFactory {
 	return func(cfg wire.HostConfig) (wire.HostPort, error) {
 		h, err := inner(cfg)
 		if err != nil {
@@ -49,21 +43,9 @@ func realtimeFactory(inner harness.HostFactory, rt *RealtimeOptions, out *realti
 		if ph, ok := h.(*ProcessHost); ok {
 			ph.realtime = true
 		}
-		collect := &realtimeCollector{realtimeHost: rh, out: out}
-		return collect, nil
+		*last = rh
+		return rh, nil
 	}
-}
-
-// realtimeCollector copies what its realtimeHost saw into the run's outcome when the
-// run closes it.
-type realtimeCollector struct {
-	*realtimeHost
-	out *realtimeOutcome
-}
-
-func (c *realtimeCollector) Close() error {
-	c.out.noVerdict, c.out.timing, c.out.maxSlack = c.noVerdict, c.timing, c.maxSlack
-	return c.realtimeHost.Close()
 }
 
 // DefaultRealtimeBudget is the longest virtual duration of a generated scenario real-time

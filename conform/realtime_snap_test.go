@@ -25,8 +25,8 @@ func TestSnapperWindows(t *testing.T) {
 		{"an instant 61ms late is left and reported", false, 1061, 1061, true, 51},
 		{"an instant 5ms early snaps", false, 995, 1000, false, 5},
 		{"an instant 6ms early is left and reported", false, 994, 994, true, 6},
-		{"WAIT-4 a remaining time 65ms short snaps", true, 935, 1000, false, 55},
-		{"WAIT-4 a remaining time 66ms long is left and reported", true, 1066, 1066, true, 56},
+		{"a remaining time 65ms short snaps", true, 935, 1000, false, 55},
+		{"a remaining time 66ms long is left and reported", true, 1066, 1066, true, 56},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

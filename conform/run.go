@@ -70,7 +70,7 @@ func RunScenario(s *scenarios.Scenario, path string, opts Options) Run {
 		}
 		return h, err
 	}
-	var rto realtimeOutcome
+	rto := &realtimeHost{} // the run's real-time port, once the factory made it
 	if opts.Realtime != nil {
 		factory = realtimeFactory(factory, opts.Realtime, &rto)
 		res.Replay = "" // nothing replays a run on real timers exactly
