@@ -328,4 +328,3 @@ func runLibrary(name string, lib []harness.Entry, hosts harness.HostFactory) Lib
 
 // oracleFailure starts the failure the harness records for an unexpected oracle violation.
 const oracleFailure = "the oracle found a violation"
-
