@@ -50,12 +50,17 @@ const (
 	FeatureSleep         = "sleep"         // the sleep tool ({"ms":N} takes virtual time)
 	FeatureWriteWindow   = "write-window"  // honours a configured write-behind window (else write-through)
 	FeatureAppendEvent   = "append-event"  // append-event and claim-reply: a Session's history and notifications written by hand
+	// FeatureReferenceRuntime: the host follows the reference agent runtime's own
+	// bookkeeping (turn and step events, inbox splices, seqs, persistence reports, phases),
+	// which the decision does not specify: its runs are compared transcript for transcript.
+	FeatureReferenceRuntime = "reference-runtime"
 )
 
 // KnownFeatures lists every feature of this protocol version, sorted.
 func KnownFeatures() []string {
 	fs := []string{FeaturePTC, FeatureRestart, FeatureCrashCut, FeatureFork, FeatureDirect,
-		FeatureIntrospection, FeatureInboxFaults, FeatureSource, FeatureSleep, FeatureWriteWindow, FeatureAppendEvent}
+		FeatureIntrospection, FeatureInboxFaults, FeatureSource, FeatureSleep, FeatureWriteWindow, FeatureAppendEvent,
+		FeatureReferenceRuntime}
 	sort.Strings(fs)
 	return fs
 }

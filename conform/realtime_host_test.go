@@ -87,7 +87,7 @@ func TestRealtimeHostTimingFailures(t *testing.T) {
 		{"a host whose clock reads 80ms ahead lands its times late", func(h *timersHost) { h.t0 = h.t0.Add(-80 * time.Millisecond) },
 			[]string{"timing: step ", "+80ms from the reference's", "largest timing slack seen: 80ms", "not replayable (real time); run it again with: rerun " + s.Name}},
 		{"a host whose timers fire 80ms late has not fired them at the tick", func(h *timersHost) { h.lateMs = 80 },
-			[]string{"had not all fired 50ms after it (tolerance: early 5ms, late 50ms)", "the transcript differs from the reference engine's"}},
+			[]string{"had not all fired 50ms after it (tolerance: early 5ms, late 50ms)", "the run's observable behaviour differs from the reference engine's"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

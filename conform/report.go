@@ -53,6 +53,16 @@ type ScenarioResult struct {
 	HostLog    string // the tail of the host's stderr, when it matters (a failure, a lost host)
 	Lost       string // why the host was lost (StatusBroken)
 	DurationMs int64  // wall time of the run (not deterministic: JUnit time attribute only, not in text/JSON)
+	// FailedIDs are the requirement ids the failed checks judge, when every failure
+	// names its own (a difference of observable behaviour, judge.Requirements); nil: a
+	// failure judges everything the scenario covers (an expectation, a refusal).
+	FailedIDs []string
+	// NotJudged are the expectations left out for this host, with why (unjudged).
+	NotJudged []string
+	// WriteThrough: the host has no write-window, and both runs were write-through.
+	WriteThrough bool
+	// WindowNote says why a write-through host could not run it (not-applicable).
+	WindowNote string
 }
 
 // Roles: what a report judged, named in every form of it (text, JSON, JUnit).

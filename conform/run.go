@@ -9,6 +9,7 @@ import (
 
 	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/harness"
+	"github.com/twosettle/twosettle/judge"
 	"github.com/twosettle/twosettle/oracle"
 	"github.com/twosettle/twosettle/scenarios"
 	"github.com/twosettle/twosettle/trace"
@@ -43,19 +44,60 @@ type Run struct {
 }
 
 // RunScenario runs s against the host and against the reference engine at the same
-// seed, and judges the host's run: the scenario's expectations, the oracle (less what
-// the host's features do not let it check) and the comparison with the reference
-// transcript. A scenario that needs a feature the host lacks is not applicable.
+// seed, and judges the host's run (docs/PROTOCOL.md "How a run is judged"): the
+// scenario's expectations (less those the host need not show: unjudged), the oracle
+// (less what the host's features do not let it check) and the equivalence of the run's
+// observable behaviour with the reference's (package judge). A scenario that needs a
+// feature the host lacks is not applicable; a host without write-window runs write
+// through, on both sides, every scenario whose expectations and oracle the reference
+// also passes write through.
 func RunScenario(s *scenarios.Scenario, path string, opts Options) Run {
 	plan := harness.Compile(s, opts.Seed)
 	res := ScenarioResult{Name: s.Name, Path: path, Seed: plan.Seed, Covers: append([]string(nil), s.Covers...)}
 	res.Replay = replayCommand(opts.Command, path, opts.Seed)
-	if miss := missing(Needs(&plan.Sim, plan.Host), opts.Info.Features); len(miss) > 0 {
+	needs := Needs(&plan.Sim, plan.Host)
+	writeThrough := false
+	if has(needs, FeatureWriteWindow) && !has(opts.Info.Features, FeatureWriteWindow) && !declaresWindow(s) {
+		writeThrough, needs = true, without(needs, FeatureWriteWindow)
+	}
+	if miss := missing(needs, opts.Info.Features); len(miss) > 0 {
 		res.Status, res.Missing = StatusNotApplicable, miss
 		return Run{Result: res}
 	}
 	intro := has(opts.Info.Features, FeatureIntrospection)
+	runtime := has(opts.Info.Features, FeatureReferenceRuntime)
 	skip := NotChecked(opts.Info.Features)
+	config := func(f harness.HostFactory) harness.HostFactory {
+		if !writeThrough {
+			return f
+		}
+		return func(cfg wire.HostConfig) (wire.HostPort, error) {
+			cfg.WriteWindowMs = -1
+			return f(cfg)
+		}
+	}
+
+	// The reference's run first: its minted ids name the host's, and a write-through
+	// run that the reference itself does not pass tests the write window.
+	ref := &harness.Result{}
+	var refVerdict oracle.Verdict
+	refJudge := func(tr *trace.Trace, s *scenarios.Scenario) harness.Verdict {
+		refVerdict = oracle.Check(tr, harness.OracleOptions(s))
+		return harness.Verdict{Text: refVerdict.String(), Status: refVerdict.Status.String()}
+	}
+	harness.RunScenario(ref, s, harness.Options{Seed: opts.Seed, Host: config(canonicalFactory(harness.ReferenceHost(""), nil)), Oracle: refJudge})
+	if writeThrough && (len(ref.Failures) > 0 || ref.Invalid != nil) {
+		res.Status, res.Missing = StatusNotApplicable, []string{FeatureWriteWindow}
+		res.WindowNote = "its expectations or the oracle need the reference runtime's write-behind window"
+		return Run{Result: res}
+	}
+	var minted *judge.Minted
+	if ref.Trace != nil {
+		m := judge.MintedIDs(ref.Trace)
+		minted = &m
+	} else {
+		minted = &judge.Minted{}
+	}
 
 	// The host's run, with a factory that remembers its process (for the stderr tail).
 	var proc *Process
@@ -76,7 +118,7 @@ func RunScenario(s *scenarios.Scenario, path string, opts Options) Run {
 		res.Replay = "" // nothing replays a run on real timers exactly
 	}
 	var verdict oracle.Verdict
-	judge := func(tr *trace.Trace, s *scenarios.Scenario) harness.Verdict {
+	judgeRun := func(tr *trace.Trace, s *scenarios.Scenario) harness.Verdict {
 		o := harness.OracleOptions(s)
 		o.Skip = skip
 		verdict = oracle.Check(tr, o)
@@ -84,8 +126,11 @@ func RunScenario(s *scenarios.Scenario, path string, opts Options) Run {
 	}
 	start := time.Now()
 	got := &harness.Result{}
-	harness.RunScenario(got, s, harness.Options{Seed: opts.Seed, Oracle: judge, Host: factory, AnyRefusalText: true})
+	harness.RunScenario(got, s, harness.Options{Seed: opts.Seed, Oracle: judgeRun, Host: config(canonicalFactory(factory, minted)), AnyRefusalText: true,
+		Unjudged: unjudged(opts.Info.Features, ref.Trace)})
 	res.DurationMs = time.Since(start).Milliseconds()
+	res.NotJudged = got.NotJudged
+	res.WriteThrough = writeThrough
 	hostLog := func() string {
 		if proc == nil {
 			return ""
@@ -101,14 +146,15 @@ func RunScenario(s *scenarios.Scenario, path string, opts Options) Run {
 		return Run{Result: res, MaxSlackMs: rto.maxSlack}
 	}
 
-	ref := &harness.Result{}
-	harness.RunScenario(ref, s, harness.Options{Seed: opts.Seed})
-
+	var ids []string // the requirement ids the failed checks judge (nil: the scenario's covers)
+	wholeScenario := false
 	if got.Invalid != nil {
 		res.Failures = append(res.Failures, "the host's run could not be judged: "+firstLine(got.Invalid.Error()))
+		wholeScenario = true
 	}
 	for _, f := range got.Failures {
 		res.Failures = append(res.Failures, f.String())
+		wholeScenario = true // an expectation judges what its scenario covers
 	}
 	for _, b := range verdict.Violations {
 		res.Violated = append(res.Violated, b.Invariant)
@@ -116,16 +162,36 @@ func RunScenario(s *scenarios.Scenario, path string, opts Options) Run {
 	sort.Strings(res.Violated)
 	run := Run{}
 	if got.Trace != nil && ref.Trace != nil {
-		mine := Comparable(s.Name, got.Trace, intro)
-		if d := Divergence(Comparable(s.Name, ref.Trace, intro), mine); d != "" {
-			res.Divergence = d
-			res.Failures = append(res.Failures, "the transcript differs from the reference engine's")
+		jo := judge.Options{Runtime: runtime}
+		mine := judge.Observe(got.Trace, jo)
+		if d := judge.Compare(judge.Observe(ref.Trace, jo), mine); d != nil {
+			reqs := judge.Requirements(d.Kind, s.Covers)
+			res.Divergence = d.String()
+			line := "the run's observable behaviour differs from the reference engine's"
+			if len(reqs) > 0 {
+				line += "; this comparison judges " + strings.Join(reqs, ", ")
+				ids = append(ids, reqs...)
+			} else {
+				wholeScenario = true
+			}
+			res.Failures = append(res.Failures, line)
+		} else if runtime {
+			// A host that declares the reference runtime is held to its transcript too.
+			if d := Divergence(Comparable(s.Name, ref.Trace, intro), Comparable(s.Name, got.Trace, intro)); d != "" {
+				res.Divergence = d
+				res.Failures = append(res.Failures, "the transcript differs from the reference engine's (the host declares "+FeatureReferenceRuntime+")")
+				wholeScenario = true
+			}
 		}
 		if opts.Verbose {
-			run.Transcript = mine
+			run.Transcript = []byte(mine.Text())
 		}
 	} else if (got.HostConfigErr == nil) != (ref.HostConfigErr == nil) {
 		res.Failures = append(res.Failures, "the host's configuration refusal differs from the reference engine's: host "+errText(got.HostConfigErr)+", reference "+errText(ref.HostConfigErr))
+		wholeScenario = true
+	}
+	if !wholeScenario && len(ids) > 0 {
+		res.FailedIDs = uniqueSorted(ids)
 	}
 	res.Status = StatusPass
 	if len(res.Failures) > 0 {
@@ -142,6 +208,34 @@ func RunScenario(s *scenarios.Scenario, path string, opts Options) Run {
 	}
 	run.Result, run.MaxSlackMs = res, rto.maxSlack
 	return run
+}
+
+// canonicalFactory wraps every port f builds in a judge.Port: its effects in the
+// canonical order and, with minted, its ids under the reference's names.
+func canonicalFactory(f harness.HostFactory, minted *judge.Minted) harness.HostFactory {
+	return func(cfg wire.HostConfig) (wire.HostPort, error) {
+		h, err := f(cfg)
+		if err != nil || h == nil {
+			return h, err
+		}
+		return judge.NewPort(h, minted), nil
+	}
+}
+
+// declaresWindow reports whether the scenario names a write-behind window of its own:
+// then it is about the window, and a write-through host cannot run it.
+func declaresWindow(s *scenarios.Scenario) bool {
+	return s.WriteWindow != nil && *s.WriteWindow != 0
+}
+
+func without(ss []string, x string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != x {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func errText(err error) string {

@@ -49,6 +49,12 @@ func (r *Result) checkExpectations(s *scenarios.Scenario, plan *Plan) {
 	first := FirstSession(s)
 	for i := range s.Expect {
 		e := &s.Expect[i]
+		if r.unjudged != nil {
+			if why := r.unjudged(e); why != "" {
+				r.NotJudged = append(r.NotJudged, e.Pos.String()+": "+e.Kind+" "+e.Subject+": "+why)
+				continue
+			}
+		}
 		r.Expectations++
 		v, ok := r.viewAt(e, plan)
 		if !ok {

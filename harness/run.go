@@ -51,6 +51,10 @@ type Options struct {
 	// AnyRefusalText accepts a refusal whatever its words where a step says refused:
 	// (another host's refusals are its own words, docs/PROTOCOL.md).
 	AnyRefusalText bool
+	// Unjudged says why an expectation is not judged on this run ("" judges it): conform
+	// leaves out what a host need not show (its volatile state without introspection,
+	// the reference runtime's own bookkeeping). Each one left out is in Result.NotJudged.
+	Unjudged func(e *scenarios.Expectation) string
 }
 
 // DefaultOptions runs the reference oracle.
@@ -112,8 +116,13 @@ type Result struct {
 	// Lost is set when the host was lost during the run (an external host that crashed,
 	// hung or broke the protocol): the run is broken, not a verdict.
 	Lost *wire.PortLost
+	// NotJudged are the expectations Options.Unjudged left out, "file:line:col: kind
+	// subject: why" each.
+	NotJudged []string
 	// anyHintText: hint: expectations accept any hint (Options.AnyHintText).
 	anyHintText bool
+	// unjudged is Options.Unjudged.
+	unjudged func(e *scenarios.Expectation) string
 }
 
 // Status classifies the result.
@@ -212,7 +221,7 @@ func RunScenario(r *Result, s *scenarios.Scenario, opts Options) {
 		v := opts.Oracle(tr, s)
 		r.Verdict = &v
 	}
-	r.anyHintText = opts.AnyHintText
+	r.anyHintText, r.unjudged = opts.AnyHintText, opts.Unjudged
 	r.checkExpectations(s, plan)
 	verdict := ""
 	if r.Verdict != nil {
