@@ -160,6 +160,17 @@ func checkRules(graph map[string]pkgInfo) []string {
 				}
 			}
 		}
+		// the judge of an external host (judge) does not share the code it judges: it
+		// reads the vocabulary and traces only (docs/PROTOCOL.md "How a run is judged")
+		if under(p, "judge") {
+			for dep := range r {
+				for _, no := range []string{"sim", "harness", "oracle", "explore", "tracemodel", "golden", "conform", "engine/host", "engine/client", "engine/agent", "engine/gateway", "engine/questions"} {
+					if under(dep, no) {
+						bad = append(bad, p+": judge reaches "+dep+" (it reads the vocabulary and traces only)")
+					}
+				}
+			}
+		}
 		if under(p, "oracle") && (r[module+"/tracemodel"] || hasPrefixKey(r, module+"/tracemodel/")) {
 			bad = append(bad, p+": oracle reaches "+module+"/tracemodel (the oracle keeps its own independent models)")
 		}
@@ -293,6 +304,7 @@ func TestImportRulesCatchViolations(t *testing.T) {
 			m("engine/host"): {imports: []string{m("engine/agent")}}, m("engine/agent"): {imports: []string{m("engine/client")}}, m("engine/client"): {},
 		}, "engine/host reaches engine/client"},
 		{"client reaches host", map[string]pkgInfo{m("engine/client"): {imports: []string{m("engine/host")}}, m("engine/host"): {}}, "engine/client reaches engine/host"},
+		{"judge reaches the reference engine", map[string]pkgInfo{m("judge"): {imports: []string{m("engine/wire")}}, m("engine/wire"): {imports: []string{m("engine/host")}}, m("engine/host"): {}}, "judge reaches " + m("engine/host")},
 		{"oracle reaches sim", map[string]pkgInfo{m("oracle"): {imports: []string{m("golden")}}, m("golden"): {imports: []string{m("sim")}}, m("sim"): {}}, "oracle reaches"},
 		{"oracle reaches the engine's projection", map[string]pkgInfo{m("oracle"): {imports: []string{m("engine/questions")}}, m("engine/questions"): {}}, "oracle reaches " + m("engine/questions")},
 		{"oracle reaches the engine through the vocabulary", map[string]pkgInfo{

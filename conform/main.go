@@ -314,6 +314,7 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 	jsonOut := fs.String("json", "", "write the report as JSON to this file (- for stdout)")
 	junitOut := fs.String("junit", "", "write the report as JUnit XML to this file")
 	verbose := fs.Bool("v", false, "print each run's transcript as compared (the judged process's run: the host's, or the client's)")
+	allowPartial := fs.Bool("allow-partial", false, "accept a library run that judged fewer requirement ids than the floor every host is judged on (a part adopted on purpose)")
 	var rt realtimeFlags
 	rt.register(fs)
 	var paths []string
@@ -383,7 +384,10 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 	}
 	ctx, stop := interruptible(pool)
 	defer stop()
-	rep := &Report{Protocol: Protocol, Command: hf.host, Host: info, NotChecked: NotChecked(info.Features)}
+	rep := &Report{Protocol: Protocol, Command: hf.host, Host: info, NotChecked: NotChecked(info.Features), AllowPartial: *allowPartial}
+	if len(paths) == 0 && !rt.on && hf.client == "" {
+		rep.Floor = Floor // the library against a whole host: it must judge what every host is judged on
+	}
 	if hf.client != "" {
 		rep.Role = RoleClient
 		rep.NotChecked = nil // the reference host runs with the client: every invariant is checked

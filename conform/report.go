@@ -97,6 +97,73 @@ type Report struct {
 	Realtime *RealtimeInfo
 	// Interrupted is a profile run stopped before its last input (Ctrl-C): not conformant.
 	Interrupted bool
+	// Floor are the requirement ids a run must judge (pass or fail) to give a verdict
+	// (conform's library run of a whole host: Floor); nil sets none. A run that judged no
+	// scenario at all never gives one.
+	Floor []string
+	// AllowPartial accepts a run that judged fewer ids than the floor (--allow-partial:
+	// a team adopting a part on purpose); a run that judged nothing still fails.
+	AllowPartial bool
+}
+
+// Vacuous says why the report judged too little to be a verdict ("" when it is one):
+// no scenario ran to a pass or a failure, or ids of the floor were not judged.
+func (r *Report) Vacuous() string {
+	pass, fail, _, _ := r.Summary()
+	if pass+fail == 0 {
+		return "no " + r.unit() + " was judged (each was not applicable or lost): this is no verdict"
+	}
+	if len(r.Floor) == 0 || r.AllowPartial {
+		return ""
+	}
+	missing := r.unjudgedFloor(r.Requirements())
+	if len(missing) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of the %d requirement ids every host is judged on were not judged (%s): this is no verdict; --allow-partial accepts a partial one", len(missing), len(r.Floor), strings.Join(missing, ", "))
+}
+
+// unjudgedFloor lists the floor's ids whose row is neither pass nor fail.
+func (r *Report) unjudgedFloor(rows []RequirementRow) []string {
+	status := map[string]string{}
+	for _, row := range rows {
+		status[row.ID] = row.Status
+	}
+	var out []string
+	for _, id := range r.Floor {
+		if st := status[id]; st != StatusPass && st != StatusFail {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// judgedLine is the summary of what the rows judged: "judged: 80 of 120 requirement ids
+// (pass or fail); not judged: 12 not-applicable, 3 not-checked, 25 not-covered".
+func judgedLine(rows []RequirementRow) string {
+	judged := 0
+	for _, row := range rows {
+		if row.Status == StatusPass || row.Status == StatusFail {
+			judged++
+		}
+	}
+	line := fmt.Sprintf("judged: %d of %d requirement ids (pass or fail)", judged, len(rows))
+	var rest []string
+	for _, st := range []string{StatusNotApplicable, StatusNotChecked, StatusNotCovered} {
+		n := 0
+		for _, row := range rows {
+			if row.Status == st {
+				n++
+			}
+		}
+		if n > 0 {
+			rest = append(rest, strconv.Itoa(n)+" "+st)
+		}
+	}
+	if len(rest) > 0 {
+		line += "; not judged: " + strings.Join(rest, ", ") + " (the rows say why)"
+	}
+	return line
 }
 
 // RequirementRow is the verdict on one requirement id (see Report.Requirements).
@@ -111,6 +178,26 @@ type RequirementRow struct {
 	// that ran (pass or fail); empty when no run ran.
 	Checked []string
 	Note    string // e.g. "needs feature ptc", "needs introspection for INV-WAIT-LIFECYCLE"
+}
+
+// passNote says how the run was judged when not in full: " (write-through; 2
+// expectations not judged: …)", "" otherwise.
+func (s *ScenarioResult) passNote() string {
+	var parts []string
+	if s.WriteThrough {
+		parts = append(parts, "write-through")
+	}
+	if n := len(s.NotJudged); n > 0 {
+		why := s.NotJudged[0]
+		if i := strings.LastIndex(why, ": "); i >= 0 {
+			why = why[i+2:]
+		}
+		parts = append(parts, plural(n, "expectation")+" not judged: "+why)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
 }
 
 // status is a scenario's status as the report counts it: a status that is not one of the
@@ -146,6 +233,9 @@ func (s *ScenarioResult) lostReason() string {
 func (s *ScenarioResult) needsText() string {
 	if len(s.Missing) == 0 {
 		return "not applicable"
+	}
+	if s.WindowNote != "" {
+		return "needs " + strings.Join(s.Missing, ", ") + ": " + s.WindowNote
 	}
 	return "needs " + strings.Join(s.Missing, ", ")
 }
@@ -232,7 +322,7 @@ func (r *Report) requirementRows(ids []string, catalogue []oracle.Invariant) []R
 	covering := map[string][]*ScenarioResult{}
 	for i := range r.Scenarios {
 		s := &r.Scenarios[i]
-		for _, id := range uniqueSorted(s.Covers) {
+		for _, id := range uniqueSorted(append(append([]string{}, s.Covers...), s.FailedIDs...)) {
 			covering[id] = append(covering[id], s)
 		}
 	}
@@ -247,6 +337,11 @@ func (r *Report) requirementRows(ids []string, catalogue []oracle.Invariant) []R
 			case StatusPass:
 				passed = append(passed, s.Name)
 			case StatusFail:
+				// a failure that names its ids judges those only: the scenario's other
+				// ids were neither passed nor failed by it
+				if len(s.FailedIDs) > 0 && !has(s.FailedIDs, id) {
+					continue
+				}
 				failedScen = append(failedScen, s.Name)
 			case StatusNotApplicable:
 				na++
@@ -388,7 +483,7 @@ func (r *Report) Summary() (pass, fail, na, broken int) {
 // invariant violated in a run, whatever that run's status).
 func (r *Report) Conformant() bool {
 	_, fail, _, broken := r.Summary()
-	if fail > 0 || broken > 0 {
+	if fail > 0 || broken > 0 || r.Vacuous() != "" {
 		return false
 	}
 	for _, row := range r.Requirements() {
@@ -489,7 +584,7 @@ func (r *Report) writeText(w io.Writer, rows []RequirementRow) error {
 		s := &r.Scenarios[i]
 		switch s.status() {
 		case StatusPass:
-			fmt.Fprintf(&b, "ok   %s\n", oneLine(s.Name))
+			fmt.Fprintf(&b, "ok   %s%s\n", oneLine(s.Name), s.passNote())
 		case StatusNotApplicable:
 			fmt.Fprintf(&b, "n/a  %s (%s)\n", oneLine(s.Name), oneLine(s.needsText()))
 		case StatusFail:
@@ -499,6 +594,9 @@ func (r *Report) writeText(w io.Writer, rows []RequirementRow) error {
 			}
 			if len(s.Failures) == 0 && s.Divergence == "" && len(s.Violated) > 0 {
 				writeIndented(&b, indent, "violated: "+strings.Join(s.Violated, ", "))
+			}
+			if note := s.passNote(); note != "" {
+				b.WriteString(indent + "run" + note + "\n")
 			}
 			if s.Divergence != "" {
 				b.WriteString(indent + "divergence:\n")
@@ -533,6 +631,10 @@ func (r *Report) writeText(w io.Writer, rows []RequirementRow) error {
 			line := "  " + pad(row.ID, idw+2) + pad(row.Status, len(StatusNotApplicable)+2) + oneLine(rowEvidence(row, r.unit()))
 			b.WriteString(strings.TrimRight(line, " ") + "\n")
 		}
+		b.WriteString("\n" + judgedLine(rows) + "\n")
+	}
+	if v := r.Vacuous(); v != "" {
+		b.WriteString("\nNO VERDICT: " + v + "\n")
 	}
 	b.WriteString("\n" + r.lastLine() + "\n")
 	_, err := io.WriteString(w, b.String())
@@ -693,6 +795,11 @@ func uniqueSorted(ss []string) []string {
 //	                          divergence, replay, hostLog | clientLog, lost}], in the
 //	                          report's order (the log under the role's name);
 //	                          seed is an unsigned 64-bit integer; no durations
+//	noVerdict               why the run judged too little to be a verdict ("" when it is
+//	                          one: Report.Vacuous); conformant is then false
+//	scenarios[].failedIds   the requirement ids its failures judge ([]: all it covers);
+//	  .notJudged, .writeThrough  expectations left out for this host, and whether it
+//	                          ran write-through (docs/PROTOCOL.md "How a run is judged")
 //	requirements            [{id, text, status, scenarios, failed, invariants, checked, note}],
 //	                          as Report.Requirements()
 type (
@@ -709,6 +816,7 @@ type (
 		Summary            jsonSummary       `json:"summary"`
 		RequirementSummary jsonReqSummary    `json:"requirementSummary"`
 		NotChecked         []string          `json:"notChecked"`
+		NoVerdict          string            `json:"noVerdict"`
 		Scenarios          []jsonScenario    `json:"scenarios"`
 		Requirements       []jsonRequirement `json:"requirements"`
 	}
@@ -736,19 +844,22 @@ type (
 		NotCovered    int `json:"notCovered"`
 	}
 	jsonScenario struct {
-		Name       string   `json:"name"`
-		Path       string   `json:"path"`
-		Seed       uint64   `json:"seed"`
-		Covers     []string `json:"covers"`
-		Status     string   `json:"status"`
-		Missing    []string `json:"missing"`
-		Failures   []string `json:"failures"`
-		Violated   []string `json:"violated"`
-		Divergence string   `json:"divergence"`
-		Replay     string   `json:"replay"`
-		HostLog    *string  `json:"hostLog,omitempty"`
-		ClientLog  *string  `json:"clientLog,omitempty"`
-		Lost       string   `json:"lost"`
+		Name         string   `json:"name"`
+		Path         string   `json:"path"`
+		Seed         uint64   `json:"seed"`
+		Covers       []string `json:"covers"`
+		Status       string   `json:"status"`
+		Missing      []string `json:"missing"`
+		Failures     []string `json:"failures"`
+		Violated     []string `json:"violated"`
+		Divergence   string   `json:"divergence"`
+		Replay       string   `json:"replay"`
+		HostLog      *string  `json:"hostLog,omitempty"`
+		ClientLog    *string  `json:"clientLog,omitempty"`
+		Lost         string   `json:"lost"`
+		FailedIDs    []string `json:"failedIds"`
+		NotJudged    []string `json:"notJudged"`
+		WriteThrough bool     `json:"writeThrough"`
 	}
 	jsonRequirement struct {
 		ID         string   `json:"id"`
@@ -794,7 +905,8 @@ func (r *Report) writeJSON(w io.Writer, rows []RequirementRow) error {
 	} else {
 		out.Host = hello
 	}
-	out.Conformant = fail == 0 && broken == 0
+	out.NoVerdict = r.Vacuous()
+	out.Conformant = fail == 0 && broken == 0 && out.NoVerdict == ""
 	out.Replayable = r.Realtime == nil
 	if rt := r.Realtime; rt != nil {
 		out.Realtime = &jsonRealtime{EarlyMs: rt.Early.Milliseconds(), LateMs: rt.Late.Milliseconds(), MaxSlackMs: rt.MaxSlackMs}
@@ -804,6 +916,7 @@ func (r *Report) writeJSON(w io.Writer, rows []RequirementRow) error {
 			Name: s.Name, Path: s.Path, Seed: s.Seed, Covers: nonNil(s.Covers), Status: s.Status,
 			Missing: nonNil(s.Missing), Failures: nonNil(s.Failures), Violated: nonNil(s.Violated),
 			Divergence: s.Divergence, Replay: s.Replay, Lost: s.Lost,
+			FailedIDs: nonNil(s.FailedIDs), NotJudged: nonNil(s.NotJudged), WriteThrough: s.WriteThrough,
 		}
 		log := s.HostLog
 		if r.role() == RoleClient {

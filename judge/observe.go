@@ -181,7 +181,11 @@ func (o *observer) frame(e wire.SendFrame) (text, kind string, ok bool) {
 			}
 		}
 		key := [2]string{e.Client, f.Session}
-		if !f.Reset && len(evs) == 0 && o.last[key] == shown && !o.opts.Runtime {
+		last, ok := o.last[key]
+		if !ok { // before any update, a client has seen the empty view
+			last = " questions{" + string(wire.AppendQuestionsViewJSON(nil, wire.QuestionsView{})) + "} inbox{" + o.ids.inbox(wire.InboxView{}) + "}"
+		}
+		if !f.Reset && len(evs) == 0 && last == shown && !o.opts.Runtime {
 			return "", "", false
 		}
 		o.last[key] = shown
