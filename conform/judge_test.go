@@ -93,8 +93,8 @@ func TestWriteThroughHostRunsTheScenariosThatDoNotTestTheWindow(t *testing.T) {
 type idleHost struct{}
 
 func (idleHost) Apply(wire.Time, wire.Command) ([]wire.Effect, error) { return nil, nil }
-func (idleHost) NextDeadline() (wire.Time, bool)                     { return 0, false }
-func (idleHost) State() wire.HostState                               { return wire.HostState{} }
+func (idleHost) NextDeadline() (wire.Time, bool)                      { return 0, false }
+func (idleHost) State() wire.HostState                                { return wire.HostState{} }
 
 func TestNoVacuousVerdict(t *testing.T) {
 	t.Run("a host that declares nothing and does nothing fails the library", func(t *testing.T) {

@@ -10,7 +10,9 @@ import (
 	"github.com/twosettle/twosettle/trace"
 )
 
-func frame(client string, f wire.Frame) wire.Effect { return wire.SendFrame{Client: client, Gen: 1, Frame: f} }
+func frame(client string, f wire.Frame) wire.Effect {
+	return wire.SendFrame{Client: client, Gen: 1, Frame: f}
+}
 
 func appended(s string, seq int, d session.Data) wire.Effect {
 	return wire.Appended{Session: s, Event: session.Event{Seq: seq, Data: d}}
@@ -152,7 +154,7 @@ func (h *fakeHost) Apply(now wire.Time, c wire.Command) ([]wire.Effect, error) {
 	return h.effs, nil
 }
 func (h *fakeHost) NextDeadline() (wire.Time, bool) { return 0, false }
-func (h *fakeHost) State() wire.HostState          { return h.state }
+func (h *fakeHost) State() wire.HostState           { return h.state }
 
 func TestPortNamesTheHostsIdsAsTheReferences(t *testing.T) {
 	h := &fakeHost{effs: []wire.Effect{
