@@ -596,7 +596,7 @@ func (r *Report) writeText(w io.Writer, rows []RequirementRow) error {
 				writeIndented(&b, indent, "violated: "+strings.Join(s.Violated, ", "))
 			}
 			if note := s.passNote(); note != "" {
-				b.WriteString(indent + "run" + note + "\n")
+				b.WriteString(indent + "judged as" + note + "\n")
 			}
 			if s.Divergence != "" {
 				b.WriteString(indent + "divergence:\n")
