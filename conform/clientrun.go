@@ -87,7 +87,7 @@ func RunClientScenario(s *scenarios.Scenario, path string, opts Options) Run {
 		mine := ComparableClient(s.Name, got.Trace)
 		if d := Divergence(ComparableClient(s.Name, ref.Trace), mine); d != "" {
 			res.Divergence = strings.ReplaceAll(d, "the host", "the client")
-			res.Failures = append(res.Failures, "the transcript differs from the reference engine's")
+			res.Failures = append(res.Failures, "the transcript differs from the reference engine's; this comparison judges "+strings.Join(clientIDs(s.Covers), ", "))
 		}
 		if opts.Verbose {
 			run.Transcript = mine
@@ -165,4 +165,23 @@ func uiNeutral(c wire.ClientState) wire.ClientState {
 		c.Rows = rows
 	}
 	return c
+}
+
+// clientIDs are the ids a client's transcript comparison judges: the client-side ids the
+// scenario covers (docs/REQUIREMENTS.md side C), else all it covers.
+func clientIDs(covers []string) []string {
+	side := map[string]string{}
+	for _, q := range scenarios.Requirements() {
+		side[q.ID] = q.Side
+	}
+	var out []string
+	for _, id := range covers {
+		if side[id] == "C" {
+			out = append(out, id)
+		}
+	}
+	if len(out) == 0 {
+		return covers
+	}
+	return out
 }
