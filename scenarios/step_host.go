@@ -95,7 +95,7 @@ type HostAction struct {
 var (
 	hostCrashObject = &object{Name: "host-crash", Doc: "Crash the host at a named point, then load it cold.", Keys: []key{
 		{"crash", "#crash-point", true, "Where the crash lands."},
-		{"effects", "uint", false, "after-effect: how many of the next command's effects survive."},
+		{"effects", "uint", false, "after-effect: how many of the next command's effects survive (wait notes not counted)."},
 	}}
 	hostOpenObject = &object{Name: "host-open", Doc: "Open a Session: a root, a child (owner) or a fork (fork, through).", Keys: []key{
 		{"open", "ident", true, "The new Session."},

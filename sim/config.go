@@ -143,7 +143,7 @@ const (
 	PointAfterAnswerAck    = "after-answer-ack"    // right after an answer RPC's reply
 	PointBetweenClaimAdmit = "between-claim-admit" // after a reply is claimed from the inbox, before its user/message
 	PointInsideWriteWindow = "inside-write-window" // while some event is appended but not yet persisted
-	PointAfterEffect       = "after-effect"        // inside the next Apply, after its first Effect effects
+	PointAfterEffect       = "after-effect"        // inside the next Apply, after its first Effect effects (wait notes not counted)
 )
 
 // Fault is one injected fault.

@@ -95,7 +95,8 @@
 //     point arms a watcher; the first later host Apply (not a restart's) where the point
 //     exists is cut after its first k effects: those are recorded and routed, the rest
 //     never happened, and the host gets wire.Restart{CutAfter: k} at once. Points:
-//     after-effect: the next Apply with more than Effect effects, k = Effect.
+//     after-effect: the next Apply with more than Effect effects other than wait notes, cut
+//     before the next of them (wait notes do not count: a host without introspection sends none).
 //     before-ptc-dispatch: the next Apply appending tool/ptc-dispatch; k = index of the
 //     first later Persisted in it that covers the record, or all its effects if none
 //     (a write-behind host persists later: the crash lands inside the window).

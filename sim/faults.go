@@ -83,8 +83,17 @@ func (w watcher) eval(r *Runner, cmd wire.Command, effs []wire.Effect) (int, wat
 	n := len(effs)
 	switch w.point {
 	case PointAfterEffect:
-		if n > w.effect {
-			return w.effect, w
+		// counted without wait notes: a host without introspection sends none, and the
+		// crash must land after the same effects whatever the host reports of its waits
+		seen := 0
+		for i, e := range effs {
+			if _, ok := e.(wire.WaitNote); ok {
+				continue
+			}
+			if seen == w.effect {
+				return i, w
+			}
+			seen++
 		}
 	case PointBeforePTCDispatch:
 		for i, e := range effs {
