@@ -22,7 +22,8 @@ import (
 // A difference names the ids its comparison judges, as the projection profile's do
 // (waitJudge): a frame judges WAIT-4, an end the rule that ended (or should not have
 // ended) the stream, a closed the rule that closed (or should not have closed) the wait,
-// the timers count WAIT-2 and the rule of the step that changed it. A failing script's
+// the timers count the rule of the step that changed it (WAIT-5, WAIT-9, WAIT-10) and
+// WAIT-2 for a timer with a claim held or when no other rule applies. A failing script's
 // row marks only those ids failed.
 
 // waitEntity is the entity an event is of: its claim stream, or its wait.

@@ -112,7 +112,7 @@ func TestWaitProfileComparesAnInstantAsASetAcrossEntities(t *testing.T) {
 // scripts, and every id passes.
 func TestWaitProfileEndAfterClosedHostPasses(t *testing.T) {
 	var out, errb bytes.Buffer
-	code := Main([]string{"--profile", "wait", "--host", testBinary(), "--json", "-"}, nil, &out, &errb, testEnv("wait-endlast"))
+	code := Main([]string{"--profile", "wait", "--host", testBinary(), "--out", t.TempDir(), "--json", "-"}, nil, &out, &errb, testEnv("wait-endlast"))
 	if code != 0 {
 		t.Fatalf("exit %d\n%.3000s\n%s", code, out.String(), errb.String())
 	}
