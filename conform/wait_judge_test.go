@@ -191,14 +191,15 @@ func TestDiffWaitReply(t *testing.T) {
 
 // wrongWait is the reference wait with one deliberate bug, in process.
 type wrongWait struct {
-	m    *waitModel
-	bug  string
-	wait map[string]string // claim → wait (attach)
-	par  map[string]string // wait → parent (create)
+	m      *waitModel
+	bug    string
+	wait   map[string]string // claim → wait (attach)
+	par    map[string]string // wait → parent (create)
+	pulled map[string]bool   // claims pulled or returned
 }
 
 func newWrongWait(bug string) *wrongWait {
-	return &wrongWait{m: newWaitModel(0), bug: bug, wait: map[string]string{}, par: map[string]string{}}
+	return &wrongWait{m: newWaitModel(0), bug: bug, wait: map[string]string{}, par: map[string]string{}, pulled: map[string]bool{}}
 }
 
 func (h *wrongWait) Step(s WaitStep) WaitReply {
@@ -206,6 +207,9 @@ func (h *wrongWait) Step(s WaitStep) WaitReply {
 	case WaitOpReset:
 		clear(h.wait)
 		clear(h.par)
+		clear(h.pulled)
+	case WaitOpPull, WaitOpReturn:
+		h.pulled[s.Claim] = true
 	case WaitOpCreate:
 		h.par[s.Wait] = s.Parent
 	case WaitOpAttach:
@@ -230,6 +234,18 @@ func (h *wrongWait) Step(s WaitStep) WaitReply {
 				more := h.m.Step(WaitStep{Now: s.Now, Op: WaitOpAbort, Parent: p, Reason: ReasonTimedOut})
 				rep.Events, rep.Timers = append(rep.Events, more.Events...), more.Timers
 				break
+			}
+		}
+	}
+	if h.bug == "close-ends-unpulled" && s.Op == WaitOpClose {
+		for _, e := range rep.Events {
+			if e.Event == WaitEventClosed {
+				for c, w := range h.wait {
+					if w == s.Wait && !h.pulled[c] {
+						h.pulled[c] = true
+						rep.Events = append(rep.Events, WaitEvent{Event: WaitEventEnd, Claim: c, At: s.Now})
+					}
+				}
 			}
 		}
 	}
@@ -278,6 +294,8 @@ func TestWaitFailuresNameTheirIDs(t *testing.T) {
 			`at 200, wait w1: host {"event":"closed","wait":"w1","reason":"ASK_ABORTED","at":200}, reference nothing`, []string{"WAIT-10"}},
 		{"WAIT-3 an attach is not a claim", newWrongWait("attach-claims"),
 			[]WaitStep{create(0, "w1", 5000, ""), attach(10, "k1", "w1")}, `claim k1: host {"event":"frame"`, []string{"WAIT-3"}},
+		{"WAIT-3 closing ends no stream that was never pulled", newWrongWait("close-ends-unpulled"),
+			with(attach(50, "k2", "w1"), WaitStep{Now: 100, Op: WaitOpClose, Wait: "w1", Reason: "ASK_ABORTED"}), `claim k2: host {"event":"end","claim":"k2","at":100}, reference nothing`, []string{"WAIT-3"}},
 		{"WAIT-2 a timer armed while a claim is held", newWaitModel(mutant.Of(mutant.UnconditionalDeadline)),
 			held, "timers armed: host 1, reference 0", []string{"WAIT-2"}},
 		{"WAIT-1 WAIT-8 an unattended expiry at its deadline", lateModel(1),
