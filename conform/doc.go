@@ -28,12 +28,15 @@
 //     Session logs (the library's, fuzz seeds', seeded edge logs') to a fold host event by
 //     event, compares each view with the reference fold (engine/questions), and shrinks and
 //     writes a log that differs. The wait profile (wait*.go) compares each reply of a host
-//     with engine/questions.Wait driven by the same step (waitModel), exactly on virtual
-//     time.
+//     with engine/questions.Wait driven by the same step (waitModel) on virtual time,
+//     instant by instant (wait_judge.go): times, remainingMs, reasons, timers and each
+//     entity's own events exactly, the events of different entities at one instant as a
+//     set (the decision does not order them); each failure names the ids its comparison
+//     judges, and only those are failed.
 //   - Real-time mode (realtime*.go) paces virtual time on a clock.Clock for a host on its
 //     own timers and judges its times within a stated tolerance; such a report is marked
 //     not replayable (Report.Realtime). The wait profile checks each event against the
-//     wait model (realtime.go). The whole host runs behind realtimeHost
+//     wait model (realtime.go), with the same freedom inside an instant. The whole host runs behind realtimeHost
 //     (realtime_host.go), a wire.HostPort with a shadow reference host that says when to
 //     tick and what each time should be; the host's times within the tolerance are
 //     snapped to the shadow's (realtime_snap.go), and generated scenarios are screened for

@@ -3,6 +3,7 @@ package conform
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -23,6 +24,8 @@ type clockHost struct {
 	t0   time.Time
 	m    *waitModel
 	drop bool // it never reports a closed event
+	// endsLast: inside an instant it reports its claim streams' ends last (endsLast)
+	endsLast bool
 }
 
 func (h *clockHost) WaitStep(s WaitStep) (WaitReply, error) {
@@ -32,6 +35,9 @@ func (h *clockHost) WaitStep(s WaitStep) (WaitReply, error) {
 	}
 	s.Now = h.clk.Since(h.t0).Milliseconds()
 	rep := h.m.Step(s)
+	if h.endsLast {
+		endsLastOrder(rep.Events)
+	}
 	if h.drop {
 		var kept []WaitEvent
 		for _, e := range rep.Events {
@@ -107,6 +113,41 @@ func TestRealtimeTolerance(t *testing.T) {
 			}
 		}
 	})
+	t.Run("CLAIM-3 WAIT-10 a host that reports a claim's end after its wait's closed in one instant passes", func(t *testing.T) {
+		reordered := 0
+		for seed := uint64(1); seed <= 60; seed++ {
+			sc := GenerateWaitScript(seed, grid)
+			if reorderedScripts(t, func() interface{ Step(WaitStep) WaitReply } { return endsLast{newWaitModel(0)} }, []WaitScript{sc}) > 0 {
+				reordered++
+			}
+			wr, _ := mockRun()
+			o := wr.run(&clockHost{clk: wr.clk, m: newWaitModel(0), endsLast: true}, sc.Steps)
+			if o.failed || o.lost != nil || o.maxSlack != 0 {
+				t.Fatalf("seed %d: %s (slack %d)", seed, o.message, o.maxSlack)
+			}
+		}
+		if reordered < 5 {
+			t.Fatalf("only %d scripts have an end after a closed: the test proves little", reordered)
+		}
+	})
+	t.Run("CLAIM-3 a claim's end that is never reported fails and judges CLAIM-3", func(t *testing.T) {
+		wr, _ := mockRun()
+		ref := newWaitModel(0)
+		h := stepperFunc(func(s WaitStep) (WaitReply, error) {
+			rep := ref.Step(s)
+			if s.Op == WaitOpClose {
+				rep.Events = slices.DeleteFunc(rep.Events, func(e WaitEvent) bool { return e.Event == WaitEventEnd })
+			}
+			return rep, nil
+		})
+		steps := []WaitStep{{Now: 0, Op: WaitOpCreate, Wait: "w1", TimeoutMs: 10 * grid}, {Now: 0, Op: WaitOpAttach, Claim: "k", Wait: "w1"}, {Now: 0, Op: WaitOpPull, Claim: "k"},
+			{Now: grid, Op: WaitOpClose, Wait: "w1", Reason: "ASK_ABORTED"}, {Now: 3 * grid, Op: WaitOpAdvance}}
+		o := wr.run(h, steps)
+		if !o.failed || !strings.Contains(o.message, `{"event":"end","claim":"k","at":120}, due at 120 (virtual 120), was not reported`) || !slices.Equal(o.ids, []string{"CLAIM-3"}) ||
+			!strings.HasSuffix(o.message, "; this comparison judges CLAIM-3") {
+			t.Fatalf("failed %v: %s (judges %v)", o.failed, o.message, o.ids)
+		}
+	})
 	t.Run("WAIT-1 a deadline 30ms late is within a 50ms tolerance and its slack is reported", func(t *testing.T) {
 		wr, _ := mockRun()
 		o := wr.run(&clockHost{clk: wr.clk, m: lateModel(30)}, expiring)
@@ -118,7 +159,7 @@ func TestRealtimeTolerance(t *testing.T) {
 		wr, _ := mockRun()
 		o := wr.run(&clockHost{clk: wr.clk, m: lateModel(80)}, expiring)
 		want := `{"event":"closed","wait":"w1","reason":"ASK_TIMED_OUT","at":260} landed +80ms from its time 180 (virtual 180; tolerance: early 5ms, late 50ms); largest timing slack seen: 80ms`
-		if !o.failed || !strings.Contains(o.message, want) || o.maxSlack != 80 {
+		if !o.failed || !strings.Contains(o.message, want) || o.maxSlack != 80 || !slices.Equal(o.ids, []string{"WAIT-1", "WAIT-8"}) {
 			t.Fatalf("failed %v, slack %d, message %q", o.failed, o.maxSlack, o.message)
 		}
 	})
@@ -126,7 +167,7 @@ func TestRealtimeTolerance(t *testing.T) {
 		wr, _ := mockRun()
 		steps := append(expiring, WaitStep{Now: 4 * grid, Op: WaitOpAdvance})
 		o := wr.run(&clockHost{clk: wr.clk, m: newWaitModel(0), drop: true}, steps)
-		if !o.failed || !strings.Contains(o.message, `{"event":"closed","wait":"w1","reason":"ASK_TIMED_OUT","at":180}, due at 180 (virtual 180), was not reported by 360, 180ms after it was due`) || o.maxSlack != 180 {
+		if !o.failed || !strings.Contains(o.message, `{"event":"closed","wait":"w1","reason":"ASK_TIMED_OUT","at":180}, due at 180 (virtual 180), was not reported by 360, 180ms after it was due`) || o.maxSlack != 180 || !slices.Equal(o.ids, []string{"WAIT-1", "WAIT-8"}) {
 			t.Fatalf("failed %v: %s", o.failed, o.message)
 		}
 	})
@@ -150,7 +191,7 @@ func TestRealtimeTolerance(t *testing.T) {
 		})
 		steps := []WaitStep{{Now: 0, Op: WaitOpCreate, Wait: "w1", TimeoutMs: 180}, {Now: 0, Op: WaitOpAttach, Claim: "k", Wait: "w1"}, {Now: 0, Op: WaitOpPull, Claim: "k"}}
 		o := wr.run(h, steps)
-		if !o.failed || !strings.Contains(o.message, "event 1 differs") {
+		if !o.failed || !strings.Contains(o.message, "event 1 differs") || !slices.Equal(o.ids, []string{"WAIT-4"}) {
 			t.Fatalf("failed %v: %s", o.failed, o.message)
 		}
 	})

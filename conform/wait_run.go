@@ -31,11 +31,12 @@ type waitRun struct {
 // waitOutcome is one script run against a host.
 type waitOutcome struct {
 	failed    bool
-	message   string // the first difference, one line
-	detail    string // the steps up to it, the differing replies
-	lost      error  // the host was lost (no verdict)
-	noVerdict string // real-time mode: the runner could not keep time (no verdict)
-	maxSlack  int64  // real-time mode: the largest timing slack seen (ms)
+	message   string   // the first difference, one line
+	detail    string   // the steps up to it, the differing replies
+	lost      error    // the host was lost (no verdict)
+	noVerdict string   // real-time mode: the runner could not keep time (no verdict)
+	maxSlack  int64    // real-time mode: the largest timing slack seen (ms)
+	ids       []string // the requirement ids the failing comparison judges (waitJudge)
 	refEvents [][]WaitEvent
 }
 
@@ -51,6 +52,7 @@ func (wr waitRun) run(h waitStepper, steps []WaitStep) waitOutcome {
 	}
 	reset := WaitStep{Op: WaitOpReset}
 	model.Step(reset)
+	st := newWaitState()
 	if _, err := h.WaitStep(reset); err != nil {
 		o.lost = err
 		return o
@@ -81,19 +83,24 @@ func (wr waitRun) run(h waitStepper, steps []WaitStep) waitOutcome {
 			return o
 		}
 		fmt.Fprintf(&log, "  step %d: %s\n", i+1, s)
+		j := waitJudge{st: st, s: s, ref: ref}
 		var diff string
+		var ids []string
 		if rc == nil {
-			diff = diffWaitReply(ref, got)
+			diff, ids = diffWaitReply(j, got)
 		} else {
-			diff = rc.add(s, sent, ref, got)
+			diff, ids = rc.add(j, sent, got)
 			o.maxSlack = rc.maxSlack
 		}
+		st.observe(s, ref)
 		if diff != "" {
 			o.failed = true
+			o.ids = ids
 			o.message = fmt.Sprintf("step %d of %d (%s): %s", i+1, len(all), s, diff)
 			if rc != nil {
 				o.message += fmt.Sprintf("; largest timing slack seen: %dms", rc.maxSlack)
 			}
+			o.message += "; this comparison judges " + strings.Join(ids, ", ")
 			fmt.Fprintf(&log, "    host:      %s\n    reference: %s\n", got, ref)
 			o.detail = log.String()
 			return o
@@ -104,25 +111,6 @@ func (wr waitRun) run(h waitStepper, steps []WaitStep) waitOutcome {
 		}
 	}
 	return o
-}
-
-// diffWaitReply is the difference of a virtual-time reply from the reference's ("" when
-// none): events and times exactly, and the timers armed.
-func diffWaitReply(ref, got WaitReply) string {
-	for k := 0; k < max(len(ref.Events), len(got.Events)); k++ {
-		switch {
-		case k >= len(got.Events):
-			return fmt.Sprintf("the host did not report %s", ref.Events[k])
-		case k >= len(ref.Events):
-			return fmt.Sprintf("the host reported %s, which the reference does not", got.Events[k])
-		case got.Events[k] != ref.Events[k]:
-			return fmt.Sprintf("event %d: host %s, reference %s", k+1, got.Events[k], ref.Events[k])
-		}
-	}
-	if got.Timers != ref.Timers {
-		return fmt.Sprintf("timers armed: host %d, reference %d", got.Timers, ref.Timers)
-	}
-	return ""
 }
 
 // shrinkWait removes steps from a failing script while it still fails against h (on
@@ -261,6 +249,9 @@ func waitResult(h waitStepper, sc WaitScript, wr waitRun, cmd, outDir string) (S
 		}
 	}
 	r.Failures = append([]string{o.message}, r.Failures...)
+	// A failing script counts against the ids its (shrunk) failing comparison judges
+	// only, as a projection failure does: not against every id its steps exercise.
+	r.Covers = o.ids
 	if wr.rt != nil {
 		r.Failures = append(r.Failures, "not replayable (real time); run it again with: "+waitReplay(cmd, rt, sc))
 	}

@@ -32,6 +32,11 @@ import (
 //	wait-jump   an expiry is stamped with the time the runner moved to, not its deadline
 //	            (right for small steps, wrong in a time jump)
 //	wait-ok     the reference wait, served with only the wait profile
+//
+// and one that is right though its bytes are not the reference's:
+//
+//	wait-endlast inside one instant, its claim streams report their ends after every other
+//	            event, a wait's closed included (as async generators do, by microtask order)
 func playWaitHost(kind string) int {
 	r := bufio.NewReader(os.Stdin)
 	w := bufio.NewWriter(os.Stdout)
@@ -45,6 +50,8 @@ func playWaitHost(kind string) int {
 		s = lateModel(1)
 	case "wait-leak":
 		s = &leakyWait{m: newWaitModel(0)}
+	case "wait-endlast":
+		s = endsLast{newWaitModel(0)}
 	case "wait-reason", "wait-floor", "wait-jump":
 		s = &skewedWait{m: newWaitModel(0), bug: kind, deadline: map[string]int64{}, wait: map[string]string{}}
 	default:
@@ -380,39 +387,40 @@ func TestWaitProfileCatchesOneBrokenHostPerCheck(t *testing.T) {
 		name, host string
 		script     []string
 		want       string
+		judges     string
 	}{
 		{"WAIT-4 remainingMs of a frame", "refhost:" + mutant.ClaimFrameFullTimeout.String(), []string{
 			`{"now":0,"op":"create","wait":"w1","timeoutMs":5000}`,
 			`{"now":1000,"op":"attach","claim":"k1","wait":"w1"}`,
 			`{"now":1000,"op":"pull","claim":"k1"}`,
-		}, `"remainingMs":4000`},
+		}, `"remainingMs":4000`, "WAIT-4"},
 		{"WAIT-1 WAIT-8 expiry at the deadline", "wait-late", []string{
 			`{"now":0,"op":"create","wait":"w1","timeoutMs":5000}`,
 			`{"now":5000,"op":"advance"}`,
-		}, `"at":5000`},
+		}, `"at":5000`, "WAIT-1, WAIT-8"},
 		{"WAIT-9 a parent abort closes with the parent's reason", "wait-reason", []string{
 			`{"now":0,"op":"create","wait":"w1","timeoutMs":5000,"parent":"turn"}`,
 			`{"now":100,"op":"abort","parent":"turn","reason":"TURN_ABORTED"}`,
-		}, `"reason":"TURN_ABORTED"`},
-		{"WAIT-2 WAIT-8 WAIT-10 no timer left armed", "wait-leak", []string{
+		}, `"reason":"TURN_ABORTED"`, "WAIT-9"},
+		{"WAIT-5 a returned claim re-arms one timer, not one more", "wait-leak", []string{
 			`{"now":0,"op":"create","wait":"w1","timeoutMs":5000}`,
 			`{"now":0,"op":"attach","claim":"k1","wait":"w1"}`,
 			`{"now":0,"op":"pull","claim":"k1"}`,
 			`{"now":100,"op":"return","claim":"k1"}`,
 			`{"now":200,"op":"close","wait":"w1","reason":"ASK_ABORTED"}`,
-		}, "timers armed: host"},
+		}, "timers armed: host 2, reference 1", "WAIT-5"},
 		{"WAIT-6 a claim attached after the deadline beside another gets remainingMs 0", "wait-floor", []string{
 			`{"now":0,"op":"create","wait":"w1","timeoutMs":5000}`,
 			`{"now":0,"op":"attach","claim":"k1","wait":"w1"}`,
 			`{"now":0,"op":"pull","claim":"k1"}`,
 			`{"now":8000,"op":"attach","claim":"k2","wait":"w1"}`,
 			`{"now":8000,"op":"pull","claim":"k2"}`,
-		}, `"remainingMs":0`},
+		}, `"remainingMs":0`, "WAIT-4, WAIT-6"},
 		{"WAIT-1 WAIT-8 an expiry in a time jump lands at its deadline", "wait-jump", []string{
 			`{"now":0,"op":"create","wait":"w1","timeoutMs":5000}`,
 			`{"now":0,"op":"create","wait":"w2","timeoutMs":7000}`,
 			`{"now":3600000,"op":"advance"}`,
-		}, `"at":3600000}, reference`},
+		}, `"at":3600000} elsewhere in its reply`, "WAIT-1, WAIT-8"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -426,6 +434,13 @@ func TestWaitProfileCatchesOneBrokenHostPerCheck(t *testing.T) {
 			code := Main([]string{"--profile", "wait", "--host", testBinary(), "--out", dir, script}, nil, &out, &errb, testEnv(c.host))
 			if code != 1 || !strings.Contains(out.String(), c.want) {
 				t.Fatalf("exit %d, want 1 and %q in:\n%s\n%s", code, c.want, out.String(), errb.String())
+			}
+			// The failure names the ids its comparison judges, and the report fails those only.
+			if !strings.Contains(out.String(), "; this comparison judges "+c.judges+"\n") {
+				t.Errorf("the failure does not say it judges %s:\n%s", c.judges, out.String())
+			}
+			if got := failedRows(out.String()); got != c.judges {
+				t.Errorf("the report fails %s, want %s:\n%s", got, c.judges, out.String())
 			}
 			replay := ""
 			for _, line := range strings.Split(out.String(), "\n") {
