@@ -30,6 +30,10 @@ const (
 	GenInboxFaults = "inbox-faults"
 	GenSource      = "source"
 	GenAppendEvent = "append-event"
+	// GenIntrospection is not a generator option: the generator draws the same without
+	// it, but the situations seen only in a host's wait-notes and volatile state
+	// (situationNeeds) cannot be observed, so a campaign cannot count them reached.
+	GenIntrospection = "introspection"
 )
 
 // genOff is what the generator leaves out without each feature, in GenOptions.Off's
@@ -58,10 +62,11 @@ func GenFeatures() []string {
 }
 
 // GenOptionsFor are the options for a host that declares features: every feature of
-// GenFeatures it does not declare is left out.
+// GenFeatures it does not declare is left out (and introspection, when it lacks that, is
+// noted for the situations it hides).
 func GenOptionsFor(features []string) GenOptions {
 	var o GenOptions
-	for _, f := range GenFeatures() {
+	for _, f := range append(GenFeatures(), GenIntrospection) {
 		if !slices.Contains(features, f) {
 			o.Lacks = append(o.Lacks, f)
 		}

@@ -2,14 +2,25 @@ package explore
 
 import "slices"
 
-// situationNeeds are the protocol features the generator needs to reach each situation
+// situationNeeds are the protocol features a campaign needs to reach each situation
 // (GenOptions): the situation is reachable when every feature of one of its alternatives is
-// on. A situation not listed needs none. The table is derived, not guessed:
-// TestSituationNeeds runs campaigns with each feature off (and each pair) and checks that a
-// situation listed here is never reached without its features, and that one reached often
-// with every option on is still reached without a feature it does not list.
+// on. A situation not listed needs none. Introspection is needed to see a situation the
+// scanner reads from wait-notes or a host's volatile state. The table is derived, not
+// guessed: TestSituationNeeds (explore) runs campaigns with each generator feature off
+// (and the pairs that matter), and TestFuzzWriteThroughHost and TestFuzzNoFeaturesHost
+// (conform) run hosts without introspection; each checks that a situation listed here is
+// never reached without its features, and that one reached often with every option on is
+// still reached without a feature it does not list.
 var situationNeeds = map[int][][]string{
-	sitRestartDuringClaim:      {{GenRestart}},
+	sitReleasedAfterDeadline:   {{GenIntrospection}},
+	sitClaimAfterDeadline:      {{GenIntrospection}},
+	sitTwoClaims:               {{GenIntrospection}},
+	sitHostExpiry:              {{GenIntrospection}},
+	sitExpiryRace:              {{GenIntrospection}},
+	sitNoProviderHeld:          {{GenIntrospection}},
+	sitWaitClosedByAbort:       {{GenIntrospection}},
+	sitProbeQueuedReply:        {{GenIntrospection}},
+	sitRestartDuringClaim:      {{GenRestart, GenIntrospection}},
 	sitRestartQueuedReply:      {{GenRestart}},
 	sitReplySurvivesRestart:    {{GenRestart}},
 	sitRestartLosesUnpersisted: {{GenRestart}},
@@ -28,7 +39,7 @@ var situationNeeds = map[int][][]string{
 	sitCrashInsideWriteWindow: {{GenRestart, GenCrashCut}},
 	sitCrashAfterEffect:       {{GenRestart, GenCrashCut}},
 	sitForkContinued:          {{GenFork}},
-	sitForkAsks:               {{GenFork}},
+	sitForkAsks:               {{GenFork, GenIntrospection}},
 	sitForkParentCallRefused:  {{GenFork, GenDirect}},
 	sitLateWriteFault:         {{GenInboxFaults}},
 	sitWriteFaultReanswered:   {{GenInboxFaults}},
