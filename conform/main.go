@@ -82,7 +82,8 @@ const usage = `usage:
       a host on its own timers: generated scenarios suited to real time (or the given files), paced
       on the real clock and judged within a tolerance; not replayable
   conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--json FILE] [--junit FILE]
-      run the swarm fuzzer against the host (one process per worker); failures are shrunk and written
+      run the swarm fuzzer against the host (one process per worker), generating only what its features
+      allow (the summary says what was left out and why); failures are shrunk and written
   conform --profile projection --host 'CMD ARGS' [--library=false] [--seeds N] [--edge N] [--start S] [--out DIR] [--json FILE] [--junit FILE] [-v] [LOG.jsonl|DIR...]
       the projection profile: the host is a userQuestions fold; every Session of the library, of N fuzz
       seeds and of N generated edge logs (or the given log files, a directory meaning its *.jsonl) is streamed to it event by event and
