@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -279,6 +280,27 @@ func TestFuzzFilteredMutantsFail(t *testing.T) {
 		rep, _, _ := fuzzFiltered(t, c.features, c.mutant, 400, true)
 		if len(rep.Failures) == 0 {
 			t.Errorf("mutant %s behind features %v passes 400 seeds", c.mutant, c.features)
+		}
+	}
+}
+
+// TestFuzzMainHostWithoutFeatures: conform fuzz runs a host process that declares neither
+// ptc, restart nor write-window (it refused it with exit 2 before), generating from its hello,
+// and its summary says what was left out and why and which situations that rules out.
+func TestFuzzMainHostWithoutFeatures(t *testing.T) {
+	var out, errb bytes.Buffer
+	env := []string{"CONFORM_TEST_HOST=refhost-without=ptc,restart,write-window"}
+	code := Main([]string{"fuzz", "--host", os.Args[0], "--seeds", "40", "--workers", "1", "--out", t.TempDir()}, nil, &out, &errb, env)
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s%s", code, out.String(), errb.String())
+	}
+	for _, want := range []string{
+		"generator: no run_code (host lacks ptc), no crashes or restarts (host lacks restart), write-through only (write-window: 0s) (host lacks write-window)\n",
+		"not reachable without a missing feature:\n", "  ptc-sub-call-pending ", "  restart-loses-unpersisted ",
+		"judged: ", "40 passed, 0 failed",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the summary does not say %q:\n%s", want, out.String())
 		}
 	}
 }
