@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/twosettle/twosettle/internal/rapidseed"
+	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -42,6 +44,9 @@ func playHost(kind string) int {
 	}
 	if strings.HasPrefix(kind, "projection-") {
 		return playProjectionHost(kind)
+	}
+	if without, ok := strings.CutPrefix(kind, "refhost-without="); ok {
+		return playRefhostWithout(strings.Split(without, ","))
 	}
 	if mutant, ok := strings.CutPrefix(kind, "refhost"); ok {
 		if err := Serve(os.Stdin, os.Stdout, strings.TrimPrefix(mutant, ":"), "test"); err != nil {
@@ -282,3 +287,32 @@ func TestSplitCommand(t *testing.T) {
 }
 
 func testBinary() string { return os.Args[0] }
+
+// playRefhostWithout is conform refhost whose hello leaves out the features drop (a host
+// that declares less: fuzz_features_test.go); it still accepts whatever it is sent.
+func playRefhostWithout(drop []string) int {
+	pr, pw := io.Pipe()
+	go func() { pw.CloseWithError(Serve(os.Stdin, pw, "", "test")) }()
+	in := bufio.NewReader(pr)
+	hello, err := in.ReadBytes('\n')
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	var m map[string]any
+	if err := json.Unmarshal(hello, &m); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	kept := []any{}
+	for _, f := range m["features"].([]any) {
+		if !slices.Contains(drop, f.(string)) {
+			kept = append(kept, f)
+		}
+	}
+	m["features"] = kept
+	b, _ := json.Marshal(m)
+	os.Stdout.Write(append(b, '\n'))
+	io.Copy(os.Stdout, in)
+	return 0
+}

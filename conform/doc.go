@@ -19,7 +19,9 @@
 //     a host process unchanged.
 //   - Features: a scenario that needs a feature the host does not declare is not
 //     applicable to it (Needs); an invariant that needs introspection is not checked for a
-//     host without it (NotChecked). The report says so per requirement id.
+//     host without it (NotChecked). The report says so per requirement id. The fuzzer
+//     generates only what a host's features allow (FuzzGen: explore.GenOptions) and says
+//     what it left out and which situations that rules out (fuzz_features.go).
 //   - Serve is `conform refhost`: the reference host served over the protocol, the
 //     example adapter; it serves every profile.
 //   - Profiles (profile.go): the hello names the part of the decision a run judges, and a

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/twosettle/twosettle/explore"
 )
 
 func TestHelpAndVersion(t *testing.T) {
@@ -63,11 +65,22 @@ func TestFuzzJSON(t *testing.T) {
 	code := Main([]string{"fuzz", "--host", os.Args[0], "--seeds", "3", "--workers", "1", "--out", t.TempDir(), "--json", "-"}, nil, &out, &errb, env)
 	i := strings.Index(out.String(), "{")
 	var j struct {
-		SeedsRun uint64            `json:"seeds_run"`
-		Failures []json.RawMessage `json:"failures"`
+		SeedsRun     uint64              `json:"seeds_run"`
+		Failures     []json.RawMessage   `json:"failures"`
+		GeneratorOff []string            `json:"generator_off"`
+		Requirements []string            `json:"requirements_judged"`
+		Reachable    int                 `json:"situations_reachable"`
+		CannotReach  map[string][]string `json:"cannot_reach"`
 	}
 	if code != 0 || i < 0 || json.Unmarshal([]byte(out.String()[i:]), &j) != nil || j.SeedsRun != 3 || j.Failures == nil {
 		t.Fatalf("exit %d, %+v\n%s%s", code, j, out.String(), errb.String())
+	}
+	// the reference host declares every feature: the whole campaign, every situation reachable
+	if j.GeneratorOff == nil || len(j.GeneratorOff) > 0 || len(j.CannotReach) > 0 || j.Reachable != len(explore.Situations()) || len(j.Requirements) == 0 {
+		t.Fatalf("a host with every feature: %+v", j)
+	}
+	if !strings.Contains(out.String(), "generator: every option\n") {
+		t.Fatalf("the summary does not say the generator is whole:\n%s", out.String())
 	}
 }
 

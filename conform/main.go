@@ -82,7 +82,8 @@ const usage = `usage:
       a host on its own timers: generated scenarios suited to real time (or the given files), paced
       on the real clock and judged within a tolerance; not replayable
   conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--json FILE] [--junit FILE]
-      run the swarm fuzzer against the host (one process per worker); failures are shrunk and written
+      run the swarm fuzzer against the host (one process per worker), generating only what its features
+      allow (the summary says what was left out and why); failures are shrunk and written
   conform --profile projection --host 'CMD ARGS' [--library=false] [--seeds N] [--edge N] [--start S] [--out DIR] [--json FILE] [--junit FILE] [-v] [LOG.jsonl|DIR...]
       the projection profile: the host is a userQuestions fold; every Session of the library, of N fuzz
       seeds and of N generated edge logs (or the given log files, a directory meaning its *.jsonl) is streamed to it event by event and
@@ -451,9 +452,6 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 	return 0
 }
 
-// fuzzFeatures are the features the swarm fuzzer's generated scenarios use.
-var fuzzFeatures = []string{FeaturePTC, FeatureRestart, FeatureCrashCut, FeatureInboxFaults, FeatureSleep, FeatureWriteWindow, FeatureAppendEvent}
-
 func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 	fs := flag.NewFlagSet("conform fuzz", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -516,11 +514,15 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 		return 2
 	}
 	defer pool.Close()
-	if miss := missing(fuzzFeatures, info.Features); hf.client == "" && len(miss) > 0 {
-		fmt.Fprintf(stderr, "conform fuzz: the fuzzer's scenarios use features the host does not declare: %s (run the library with conform --host instead)\n", strings.Join(miss, ", "))
-		return 2
+	role := RoleHost
+	if hf.client != "" {
+		role = RoleClient
 	}
-	c.Options = explore.Options{Host: pool.Factory}
+	// The generator draws only what the host's features allow (a client runs with the
+	// reference host: everything), and the oracle leaves out what they do not let it check.
+	var skip []string
+	c.Gen, skip = FuzzGen(role, info.Features)
+	c.Options = explore.Options{Host: pool.Factory, Skip: skip}
 	replayFlag := "--host"
 	if hf.client != "" {
 		c.Options = explore.Options{Client: pool.ClientFactory}
@@ -559,14 +561,12 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 		inv = append(inv, n)
 	}
 	sort.Strings(inv)
-	role := RoleHost
-	if hf.client != "" {
-		role = RoleClient
-	}
+	cov := newFuzzCoverage(rep, skip)
 	fmt.Fprintf(stdout, "%s %s %s: %s, %d failures in %s\n", role, info.Name, info.Version, what, len(rep.Failures), rep.Elapsed.Truncate(time.Millisecond))
 	for _, n := range inv {
 		fmt.Fprintf(stdout, "  %-32s %d\n", n, names[n])
 	}
+	cov.write(stdout, role)
 	fmt.Fprintf(stdout, "%d passed, %d failed\n", rep.SeedsRun-uint64(len(rep.Failures)), len(rep.Failures))
 	if *jsonOut != "" {
 		failures := rep.Failures
@@ -582,7 +582,8 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 			Failures    []explore.Failure `json:"failures"`
 			Interrupted bool              `json:"interrupted"`
 			ElapsedMs   int64             `json:"elapsed_ms"`
-		}{Role: role, SeedsRun: rep.SeedsRun, Failures: failures, Interrupted: rep.Interrupted, ElapsedMs: rep.Elapsed.Milliseconds()}
+			fuzzCoverage
+		}{Role: role, SeedsRun: rep.SeedsRun, Failures: failures, Interrupted: rep.Interrupted, ElapsedMs: rep.Elapsed.Milliseconds(), fuzzCoverage: cov}
 		if role == RoleClient {
 			j.Client = info.Name + " " + info.Version
 		} else {

@@ -33,6 +33,9 @@ type Campaign struct {
 	Workers int
 	// Options select the host (a mutant, another host).
 	Options Options
+	// Gen restricts the generated scenarios to what the host runs (a host that lacks
+	// features: GenOptionsFor); the zero value generates everything.
+	Gen GenOptions
 	// StopAtFirst ends the campaign at its first failing seed (in seed order): every seed
 	// before it still runs, none after it is reported (how mutants are killed).
 	StopAtFirst bool
@@ -78,6 +81,8 @@ type Report struct {
 	Elapsed    time.Duration
 	// Interrupted: the context ended the campaign before its seeds were done.
 	Interrupted bool
+	// Gen are the campaign's generator options (Campaign.Gen).
+	Gen GenOptions
 }
 
 // SituationCounts are the situations with their counts, in report order.
@@ -95,15 +100,31 @@ type SituationCount struct {
 	Runs uint64
 }
 
-// Unreached lists the situations no run reached.
+// Unreached lists the situations no run reached that the campaign's generator options
+// could reach (CannotReach lists the others).
 func (r *Report) Unreached() []string {
 	var out []string
 	for i, n := range r.Situations {
-		if n == 0 {
+		if _, ruled := r.Gen.cannotReach(i); n == 0 && !ruled {
 			out = append(out, situationList[i].Name)
 		}
 	}
 	return out
+}
+
+// CannotReach lists the situations the campaign could not reach because the host lacks a
+// feature (GenOptions.CannotReach): none with every option on.
+func (r *Report) CannotReach() []SituationNeed { return r.Gen.CannotReach() }
+
+// Reached is how many situations some run reached.
+func (r *Report) Reached() int {
+	n := 0
+	for _, c := range r.Situations {
+		if c > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // ParseShard reads "K/N" (1 <= K <= N).
@@ -209,7 +230,7 @@ func (c Campaign) Run(ctx context.Context) (*Report, error) {
 	}
 	go func() { wg.Wait(); close(results) }()
 
-	rep := &Report{}
+	rep := &Report{Gen: c.Gen}
 	// Failures are reported in seed order: a failure waits until every seed before it
 	// has finished. pending holds finished seeds ahead of the cursor (failures or nil).
 	pending := map[uint64]*Failure{}
@@ -267,7 +288,7 @@ func (c Campaign) Run(ctx context.Context) (*Report, error) {
 
 // one runs seed (index i of the shard), and shrinks and writes it if it fails.
 func (c *Campaign) one(ctx context.Context, r *Runner, i, seed uint64) result {
-	s := Generate(seed)
+	s := GenerateWith(seed, c.Gen)
 	out, reached := r.Run(s)
 	res := result{i: i, reached: reached, records: len(out.Trace.Records)}
 	if !out.Failed() {

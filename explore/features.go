@@ -16,6 +16,7 @@ import (
 func (g *gen) features(until scenarios.Duration) {
 	r := g.r
 	drawFeatures(r, &g.sw)
+	g.f.restrictFeatures(&g.sw)
 	f := g.sw.Features
 	if f[FeatureFork] {
 		g.fork(until)
@@ -160,7 +161,7 @@ func (g *gen) fork(until scenarios.Duration) scenarios.Duration {
 	if len(calls) > 0 && chance(r, 50) {
 		c := pick(r, calls)
 		t := max(g.since(name), c.at+scenarios.Duration(max(c.timeoutMs, 0))) + scenarios.Duration(between(r, 0, 1500))
-		if len(g.clients) == 0 || chance(r, 50) {
+		if len(g.clients) == 0 || chance(r, 50) && g.f.direct {
 			g.serviceAnswer(t, name, c)
 		} else {
 			t = g.answerOn(t, pick(r, g.clients).name, name, c.card, c.questions)
@@ -188,6 +189,7 @@ func (g *gen) steer(until scenarios.Duration) scenarios.Duration {
 		}
 		at = c.at + scenarios.Duration(between(r, 0, span))
 		switch x := r.IntN(100); {
+		case !g.f.source: // a host without source gets the plain message
 		case x < 40:
 			m.Source = scenarios.MessageSource{Kind: session.SourceUserQuestionReply, Call: c.call, Outcome: "answered"}
 			if chance(r, 60) {
@@ -268,7 +270,7 @@ func (g *gen) closeSession(until scenarios.Duration) scenarios.Duration {
 	switch x := r.IntN(100); {
 	case x < 40 && len(g.clients) > 0:
 		t = g.answerOn(t, pick(r, g.clients).name, sessionKey(c.session), c.card, c.questions)
-	case x < 55:
+	case x < 55 && g.f.direct:
 		g.serviceAnswer(t, c.session, c)
 	case x < 85:
 		t = g.episodeOn(t, c.session)
@@ -298,7 +300,7 @@ func (g *gen) writeFault(until scenarios.Duration) scenarios.Duration {
 	at := c.at + scenarios.Duration(c.timeoutMs+between(r, 20, 2500))
 	g.add(at, scenarios.Step{Host: &scenarios.HostAction{Kind: scenarios.HostFailInboxWrite, Session: c.session}})
 	t := at + scenarios.Duration(between(r, 10, 1500))
-	if len(g.clients) == 0 || chance(r, 30) {
+	if len(g.clients) == 0 || chance(r, 30) && g.f.direct {
 		g.serviceAnswer(t, c.session, c)
 		if chance(r, 70) {
 			t += scenarios.Duration(between(r, 100, 2000))
@@ -328,7 +330,7 @@ func (g *gen) doubleAnswer(until scenarios.Duration) scenarios.Duration {
 	c := pick(r, late)
 	t := c.at + scenarios.Duration(c.timeoutMs+between(r, 20, 1500))
 	for i := 0; i < 2; i++ {
-		if len(g.clients) == 0 || chance(r, 40) {
+		if len(g.clients) == 0 || chance(r, 40) && g.f.direct {
 			g.serviceAnswer(t, c.session, c)
 		} else {
 			t = g.answerOn(t, pick(r, g.clients).name, sessionKey(c.session), c.card, c.questions)

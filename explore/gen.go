@@ -13,20 +13,21 @@ import (
 // actor, drawn from the seed's generation stream only, so the same seed always gives the
 // same scenario (and the run's other streams are left as they are). The scenario's seed
 // is seed, so running it replays the campaign's run exactly.
-func Generate(seed uint64) *scenarios.Scenario {
-	s := GenerateFrom(SeedRand(seed))
-	s.Seed = seed
-	s.Name = SeedName(seed)
-	return s
-}
+func Generate(seed uint64) *scenarios.Scenario { return GenerateWith(seed, GenOptions{}) }
 
 // SeedName is the name of seed's scenario (and of its failure files).
 func SeedName(seed uint64) string { return "fuzz-" + strconv.FormatUint(seed, 10) }
 
 // GenerateFrom draws a scenario from r (a fuzzer's bytes, rapid, or any stream). The
 // result always passes scenarios.Validate. Its seed is left at 0 (the default seed).
-func GenerateFrom(r Rand) *scenarios.Scenario {
-	g := newGen(r, drawSwarm(r))
+func GenerateFrom(r Rand) *scenarios.Scenario { return generateFrom(r, allFlags) }
+
+// generateFrom draws a scenario from r that uses only what f allows (GenOptions).
+func generateFrom(r Rand, f genFlags) *scenarios.Scenario {
+	sw := drawSwarm(r)
+	f.restrictSwarm(&sw)
+	g := newGen(r, sw)
+	g.f = f
 	g.config()
 	t := scenarios.Duration(0)
 	for e := 0; e < g.sw.Episodes; e++ {
@@ -77,6 +78,7 @@ type gen struct {
 	r  Rand
 	sw Swarm
 	s  *scenarios.Scenario
+	f  genFlags // what the host runs (GenOptions)
 
 	clients  []genClient
 	sessions []string
@@ -112,7 +114,7 @@ type genCall struct {
 }
 
 func newGen(r Rand, sw Swarm) *gen {
-	return &gen{r: r, sw: sw, s: &scenarios.Scenario{}, headed: map[string]bool{}, opened: map[string]scenarios.Duration{}, inherited: map[string]int{}}
+	return &gen{r: r, sw: sw, s: &scenarios.Scenario{}, f: allFlags, headed: map[string]bool{}, opened: map[string]scenarios.Duration{}, inherited: map[string]int{}}
 }
 
 var clientNames = []string{"a", "b", "c", "d"}
@@ -137,6 +139,10 @@ func (g *gen) config() {
 		s.WriteWindow = &w
 	default:
 		w := scenarios.Duration(between(r, 10, 400))
+		s.WriteWindow = &w
+	}
+	if !g.f.writeWindow {
+		w := scenarios.Duration(0) // write-through (the host's writeWindowMs -1)
 		s.WriteWindow = &w
 	}
 	if chance(r, 20) {
@@ -297,7 +303,7 @@ func (g *gen) call(t scenarios.Duration, session string) scenarios.Duration {
 		id = "c" + strconv.Itoa(1+r.IntN(g.nCalls-1)) // a reused call id (PROJ-3)
 		g.nCalls--
 	}
-	switch x := r.IntN(100); {
+	switch x := g.f.callKind(r.IntN(100)); {
 	case x < 60:
 		m := scenarios.ModelAction{Kind: scenarios.ModelAsk, Call: id}
 		m.Questions = g.questions()

@@ -56,7 +56,7 @@ func (g *gen) inputs() {
 			g.add(st.At+scenarios.Duration(between(r, 0, st.Service.Timeout.Ms())), scenarios.Step{Service: &dup})
 		}
 	}
-	if chance(r, 20) {
+	if chance(r, 20) && g.f.direct {
 		g.hostileService()
 	}
 	if len(g.calls) > 0 && chance(r, 20) {
@@ -133,7 +133,7 @@ func (g *gen) replyLookalike() {
 	c := pick(r, g.calls)
 	at := c.at + scenarios.Duration(between(r, 0, 4000))
 	m := scenarios.ModelAction{Kind: scenarios.ModelSteer, Text: g.replyText(c)}
-	if chance(r, 50) {
+	if chance(r, 50) && g.f.source {
 		m.Source = scenarios.MessageSource{Kind: session.SourceUserQuestionReply, Call: c.call, Outcome: pick(r, []string{"skipped", "cancelled"})}
 	}
 	g.model(at, c.session, m)

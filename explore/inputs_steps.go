@@ -43,10 +43,10 @@ func (g *gen) steps(until scenarios.Duration) {
 	if len(g.clients) > 0 && chance(r, 10) {
 		g.rawInput(until)
 	}
-	if chance(r, 10) {
+	if chance(r, 10) && g.f.appendEvent {
 		g.appendByHand(until)
 	}
-	if late := g.lateCalls(); len(late) > 0 && g.sw.Mode == scenarios.ModeTimed && chance(r, 12) {
+	if late := g.lateCalls(); len(late) > 0 && g.sw.Mode == scenarios.ModeTimed && chance(r, 12) && g.f.appendEvent && g.f.direct {
 		g.claimReply(pick(r, late))
 	}
 	if chance(r, 8) {

@@ -33,6 +33,9 @@ type Options struct {
 	// ReplayClient is how a command line names Client: simrun's --client argument,
 	// shell-quoted ("" for the reference client).
 	ReplayClient string
+	// Skip names oracle invariants the host cannot be judged on (a host without
+	// introspection: conform.NotChecked); they are not checked, never failed.
+	Skip []string
 }
 
 // hosts is the factory a run uses.
@@ -138,6 +141,7 @@ func NewRunner(opts Options) *Runner {
 
 func (r *Runner) checker(s *scenarios.Scenario) *oracle.Checker {
 	o := harness.OracleOptions(s)
+	o.Skip = r.opts.Skip
 	k := oracleKey{o.DefaultTimeoutMs, o.HealedAt}
 	c, ok := r.checkers[k]
 	if !ok {

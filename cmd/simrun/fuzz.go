@@ -9,10 +9,13 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
+	"github.com/twosettle/twosettle/conform"
 	"github.com/twosettle/twosettle/explore"
 	"github.com/twosettle/twosettle/fileio"
 )
@@ -33,6 +36,10 @@ type fuzzJSON struct {
 	Interrupted bool              `json:"interrupted"`
 	Shard       string            `json:"shard,omitempty"`
 	Start       uint64            `json:"start"`
+	// GeneratorOff says what the generator left out for a host that lacks features, and
+	// why; CannotReach the situations that rules out, with the features.
+	GeneratorOff []string            `json:"generator_off"`
+	CannotReach  map[string][]string `json:"cannot_reach"`
 }
 
 // fuzzMain is `simrun fuzz [--seeds N | --duration D] [--start S] [--shard K/N]
@@ -96,12 +103,17 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	hosts, closeHost, ok := openHost("simrun fuzz", *hostCmd, stderr)
+	hosts, features, closeHost, ok := openHostFeatures("simrun fuzz", *hostCmd, stderr)
 	if !ok {
 		return 2
 	}
 	defer closeHost()
 	c.Options.Host, c.Options.ReplayHost = hosts, replayHost(*hostCmd)
+	if features != nil {
+		// A host process gets only the scenarios its features allow, and is not judged on
+		// what they do not let the oracle check (as conform fuzz).
+		c.Gen, c.Options.Skip = conform.FuzzGen(conform.RoleHost, features)
+	}
 	clients, closeClient, ok := openClient("simrun fuzz", *clientCmd, stderr)
 	if !ok {
 		return 2
@@ -172,26 +184,41 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 		for _, s := range rep.SituationCounts() {
 			j.Situations[s.Name] = s.Runs
 		}
+		j.GeneratorOff, j.CannotReach = rep.Gen.Off(), map[string][]string{}
+		if j.GeneratorOff == nil {
+			j.GeneratorOff = []string{}
+		}
+		for _, n := range rep.CannotReach() {
+			j.CannotReach[n.Name] = n.Lacks
+		}
 		b, _ := json.MarshalIndent(j, "", "  ")
 		stdout.Write(append(b, '\n'))
 	} else {
 		counts := rep.SituationCounts()
-		reached := 0
-		for _, s := range counts {
-			if s.Runs > 0 {
-				reached++
-			}
+		cannot := rep.CannotReach()
+		if off := rep.Gen.Off(); len(off) > 0 {
+			fmt.Fprintf(stdout, "generator: %s\n", strings.Join(off, ", "))
 		}
-		fmt.Fprintf(stdout, "situations reached: %d of %d\n", reached, len(counts))
+		if len(cannot) == 0 {
+			fmt.Fprintf(stdout, "situations reached: %d of %d\n", rep.Reached(), len(counts))
+		} else {
+			fmt.Fprintf(stdout, "situations reached: %d of %d reachable (%d more need a feature the host lacks)\n", rep.Reached(), rep.Gen.Reachable(), len(cannot))
+		}
 		for _, s := range counts {
 			if s.Runs > 0 {
 				fmt.Fprintf(stdout, "  %-36s %8d\n", s.Name, s.Runs)
 			}
 		}
+		if len(cannot) > 0 {
+			fmt.Fprintln(stdout, "not reachable without a missing feature:")
+			for _, n := range cannot {
+				fmt.Fprintf(stdout, "  %-36s host lacks %s\n", n.Name, strings.Join(n.Lacks, ", "))
+			}
+		}
 		if un := rep.Unreached(); len(un) > 0 {
 			fmt.Fprintln(stdout, "never reached:")
 			for _, s := range counts {
-				if s.Runs == 0 {
+				if slices.Contains(un, s.Name) {
 					fmt.Fprintf(stdout, "  %-36s %s\n", s.Name, s.Doc)
 				}
 			}

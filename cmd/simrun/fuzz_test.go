@@ -105,3 +105,29 @@ func TestFuzzMutantFailureReplaysByItsLine(t *testing.T) {
 		t.Fatalf("unknown mutant: exit %d\n%s", code, errs)
 	}
 }
+
+// TestFuzzHostWithEveryFeature: simrun fuzz --host with a host that declares every feature
+// (conform refhost) runs the whole campaign: nothing is left out of the generator, no
+// situation is ruled out, and the runs reach the situations the in-process reference
+// host's reach, seed for seed.
+func TestFuzzHostWithEveryFeature(t *testing.T) {
+	_, ref := fuzzJSONRun(t, "--seeds", "20", "--workers", "1")
+	t.Setenv("SIMRUN_TEST_HOST", "refhost")
+	code, out, errs := run("fuzz", "--json", "--out", t.TempDir(), "--seeds", "20", "--workers", "1", "--host", os.Args[0])
+	var j struct {
+		fuzzOut
+		GeneratorOff []string            `json:"generator_off"`
+		CannotReach  map[string][]string `json:"cannot_reach"`
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil || code != 0 {
+		t.Fatalf("exit %d: %v\n%s\n%s", code, err, out, errs)
+	}
+	if j.GeneratorOff == nil || len(j.GeneratorOff) > 0 || j.CannotReach == nil || len(j.CannotReach) > 0 {
+		t.Fatalf("generator_off %v, cannot_reach %v: a host with every feature gets the whole campaign", j.GeneratorOff, j.CannotReach)
+	}
+	for name, n := range ref.Situations {
+		if j.Situations[name] != n {
+			t.Errorf("situation %s: %d runs against the host process, %d in process", name, j.Situations[name], n)
+		}
+	}
+}
