@@ -93,36 +93,22 @@ func identity(n int) []int {
 	return out
 }
 
-// ordered reports whether the decision (or what this package keeps of it) orders a
-// before b when a came first: effects to the same client (its connection, its streams,
-// its replies), a Session's log effects (appended, persisted, wait notes) among
-// themselves, every persisted effect among the others (durability is a prefix the crash
-// points count), a persisted effect and any acknowledgement (a reply or a direct result:
-// durable before it is told, AGENT-6), and an appended event and a session-update frame
-// of its Session (a frame shows what was appended before it).
+// ordered reports whether a must stay before b when a came first: effects to the same
+// client (its connection, its streams, its replies: GW order per client), and a Session
+// log effect (appended, persisted, wait note) and anything else. Log effects stay where
+// they are: they are the causal spine of an instant (a tool call is recorded before the
+// request its body forwards, an event is appended before the update that shows it, a
+// reply is durable before it is acknowledged, AGENT-6, and the crash points count
+// persisted effects). What moves is the frames, replies and direct results between two
+// log effects: frames to different clients, a reply and frames to other clients, a
+// direct result and frames.
 func ordered(a, b wire.Effect) bool {
 	if ca, ok := clientOf(a); ok {
 		if cb, ok := clientOf(b); ok && ca == cb {
 			return true
 		}
 	}
-	sa, la := logSession(a)
-	sb, lb := logSession(b)
-	if la && lb && sa == sb {
-		return true
-	}
-	_, pa := a.(wire.Persisted)
-	_, pb := b.(wire.Persisted)
-	if pa && pb || pa && isAck(b) || pb && isAck(a) {
-		return true
-	}
-	if ua, ok := updateSession(a); ok && lb && ua == sb {
-		return true
-	}
-	if ub, ok := updateSession(b); ok && la && ub == sa {
-		return true
-	}
-	return false
+	return isLog(a) || isLog(b)
 }
 
 func clientOf(e wire.Effect) (string, bool) {
@@ -135,30 +121,9 @@ func clientOf(e wire.Effect) (string, bool) {
 	return "", false
 }
 
-func logSession(e wire.Effect) (string, bool) {
-	switch e := e.(type) {
-	case wire.Appended:
-		return e.Session, true
-	case wire.Persisted:
-		return e.Session, true
-	case wire.WaitNote:
-		return e.Session, true
-	}
-	return "", false
-}
-
-func updateSession(e wire.Effect) (string, bool) {
-	if f, ok := e.(wire.SendFrame); ok {
-		if u, ok := f.Frame.(wire.SessionUpdate); ok {
-			return u.Session, true
-		}
-	}
-	return "", false
-}
-
-func isAck(e wire.Effect) bool {
+func isLog(e wire.Effect) bool {
 	switch e.(type) {
-	case wire.Reply, wire.DirectResult:
+	case wire.Appended, wire.Persisted, wire.WaitNote:
 		return true
 	}
 	return false

@@ -282,14 +282,15 @@ func TestReorder(t *testing.T) {
 		wire.Appended{Session: "s1", Event: session.Event{Seq: 1, Data: session.TurnStart{Turn: 1}}}, // 0
 		upd("a", "s1"), // 1
 		upd("b", "s1"), // 2
-		wire.Persisted{Session: "s1", Through: 2},                                                               // 3
-		wire.Reply{Client: "c", Gen: 1, RPCID: "r1", Envelope: wire.OKValue(json.RawMessage("true"))},           // 4
-		wire.SendFrame{Client: "a", Gen: 1, Frame: wire.StreamItem{StreamID: "x", Value: json.RawMessage(`1`)}}, // 5
-		wire.Appended{Session: "s2", Event: session.Event{Seq: 1, Data: session.TurnStart{Turn: 1}}},            // 6
-		wire.Persisted{Session: "s2", Through: 1},                                                               // 7
-		wire.DirectResult{ID: "d1", Value: json.RawMessage(`true`)},                                             // 8
+		wire.Reply{Client: "c", Gen: 1, RPCID: "r1", Envelope: wire.OKValue(json.RawMessage("true"))},           // 3
+		wire.SendFrame{Client: "a", Gen: 1, Frame: wire.StreamItem{StreamID: "x", Value: json.RawMessage(`1`)}}, // 4
+		wire.DirectResult{ID: "d1", Value: json.RawMessage(`true`)},                                             // 5
+		wire.Persisted{Session: "s1", Through: 2},                                                               // 6
+		wire.Reply{Client: "c", Gen: 1, RPCID: "r2", Envelope: wire.OKValue(json.RawMessage("true"))},           // 7
+		wire.Appended{Session: "s2", Event: session.Event{Seq: 1, Data: session.TurnStart{Turn: 1}}},            // 8
 		wire.WaitNote{Session: "s1", CallID: "c1", Kind: wire.WaitExpired},                                      // 9
 		upd("b", "s2"), // 10
+		wire.SendFrame{Client: "a", Gen: 1, Frame: wire.StreamEnd{StreamID: "x"}}, // 11
 	}
 	inner := &fake{effs: [][]wire.Effect{in}}
 	p := mustVariant(t, NameReorder).Wrap(inner)
@@ -311,18 +312,17 @@ func TestReorder(t *testing.T) {
 		keep bool
 		why  string
 	}{
-		{1, 5, true, "frames to one client"},
-		{2, 10, true, "frames to one client, across Sessions"},
-		{0, 3, true, "a Session's appended and persisted"},
-		{0, 9, true, "a Session's log effects and wait notes"},
-		{0, 1, true, "appended before the update that shows it"},
-		{6, 10, true, "appended before the update that shows it"},
-		{3, 7, true, "persisted effects among themselves"},
-		{3, 4, true, "durable before acknowledged"},
-		{7, 8, true, "durable before acknowledged"},
+		{1, 4, true, "frames to one client"},
+		{3, 7, true, "replies to one client"},
+		{0, 1, true, "appended before what follows it"},
+		{5, 6, true, "a direct result before a later log effect"},
+		{6, 7, true, "durable before acknowledged"},
+		{8, 9, true, "log effects of different Sessions"},
+		{9, 10, true, "a wait note and a later frame"},
 		{1, 2, false, "frames to different clients"},
-		{4, 5, false, "a reply to one client and frames to another"},
-		{8, 10, false, "a direct result and frames"},
+		{2, 3, false, "a reply to one client and frames to another"},
+		{2, 5, false, "a direct result and frames"},
+		{10, 11, false, "frames to different clients"},
 	} {
 		if tc.keep && !isBefore(got, s[tc.a], s[tc.b]) {
 			t.Errorf("%s: %d moved after %d:\n%s", tc.why, tc.a, tc.b, strings.Join(got, "\n"))
