@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twosettle/twosettle/conform/variant"
 	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/harness"
 	"github.com/twosettle/twosettle/scenarios"
@@ -49,7 +50,14 @@ func playHost(kind string) int {
 		return playRefhostWithout(strings.Split(without, ","))
 	}
 	if mutant, ok := strings.CutPrefix(kind, "refhost"); ok {
-		if err := Serve(os.Stdin, os.Stdout, strings.TrimPrefix(mutant, ":"), "test"); err != nil {
+		// "refhost[:MUTANT][+VARIANT,...]": conform refhost [--mutant M] [--variant V,...]
+		mutant, spec, _ := strings.Cut(mutant, "+")
+		variants, err := variant.Parse(spec)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		if err := ServeVariants(os.Stdin, os.Stdout, strings.TrimPrefix(mutant, ":"), variants, "test", nil); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 2
 		}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/benbjohnson/clock"
+	"github.com/twosettle/twosettle/conform/variant"
 	"github.com/twosettle/twosettle/explore"
 	"github.com/twosettle/twosettle/fileio"
 	"github.com/twosettle/twosettle/harness"
@@ -30,7 +31,7 @@ import (
 //	conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--json FILE] [--junit FILE]
 //	conform --profile projection --host 'CMD ARGS' [--library=false] [--seeds N] [--edge N] [--start S] [--out DIR] [--json FILE] [--junit FILE] [-v] [LOG.jsonl|DIR...]
 //	conform projection --log FILE.jsonl [--view FILE.jsonl] | --log DIR --view DIR
-//	conform refhost [--mutant NAME] [--real-timers]
+//	conform refhost [--mutant NAME] [--variant NAME[,NAME...]] [--real-timers]
 //	conform --client 'CMD ARGS' [...] / conform fuzz --client 'CMD ARGS' [...] / conform refclient [--mutant NAME]
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string) int {
 	if len(args) > 0 {
@@ -96,9 +97,10 @@ const usage = `usage:
           [--realtime [--early D] [--late D]] [--json FILE] [--junit FILE] [-v] [SCRIPTS]
       the timed wait alone: library-derived and generated wait scripts against the host
       (--realtime: paced on the real clock for a host on its own timers; not replayable)
-  conform refhost [--mutant NAME] [--real-timers]
+  conform refhost [--mutant NAME] [--variant NAME[,NAME...]] [--real-timers]
       serve the reference host over the protocol on stdin/stdout (the example adapter; every profile;
-      --real-timers: the host profile on its own timers, for --realtime)
+      --real-timers: the host profile on its own timers, for --realtime; --variant: behind
+      correct-but-different variants such as ids-uuid, reorder, write-through, json-style)
   conform --client 'CMD ARGS' [same flags as --host] / conform fuzz --client 'CMD ARGS' [...]
       the same with the reference host and the process as every client of a run
   conform refclient [--mutant NAME]
@@ -195,6 +197,8 @@ func refhostMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	mutant := fs.String("mutant", "", "switch on one of the reference engine's named bugs")
 	realTimers := fs.Bool("real-timers", false, "the host profile on its own timers, ignoring \"now\" (for conform --realtime)")
+	variantSpec := fs.String("variant", "", "serve the reference host behind correct-but-different variants, comma-separated: "+
+		strings.Join(variant.Names(), ", ")+" (docs/PROTOCOL.md, \"Correct-but-different hosts\")")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -202,13 +206,16 @@ func refhostMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conform refhost: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	serve := Serve
-	if *realTimers {
-		serve = func(in io.Reader, out io.Writer, mutant, version string) error {
-			return ServeRealTimers(in, out, mutant, version, clock.New())
-		}
+	variants, err := variant.Parse(*variantSpec)
+	if err != nil {
+		fmt.Fprintln(stderr, "conform refhost: --variant:", err)
+		return 2
 	}
-	if err := serve(stdin, stdout, *mutant, version()); err != nil {
+	var clk clock.Clock
+	if *realTimers {
+		clk = clock.New()
+	}
+	if err := ServeVariants(stdin, stdout, *mutant, variants, version(), clk); err != nil {
 		fmt.Fprintln(stderr, "conform refhost:", err)
 		return 2
 	}

@@ -2,12 +2,14 @@ package conform
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 
 	"github.com/benbjohnson/clock"
+	"github.com/twosettle/twosettle/conform/variant"
 	"github.com/twosettle/twosettle/engine/host"
 	"github.com/twosettle/twosettle/engine/wire"
 )
@@ -24,21 +26,34 @@ var refhostProfiles = []string{ProfileHost, ProfileProjection, ProfileWait}
 // host in place of host.New. mutant switches on one of the reference engine's named bugs
 // for every run ("" none); an unknown name is an error before the hello.
 func Serve(in io.Reader, out io.Writer, mutant string, version string) error {
-	return serveRefHost(in, out, mutant, version, nil)
+	return serveRefHost(in, out, mutant, version, nil, nil)
+}
+
+// ServeVariants is `conform refhost --variant NAME[,NAME...]`: the reference host behind
+// correct-but-different variants (package conform/variant), served over the protocol. The
+// hello declares the variants' features; json-style restyles every line written. The
+// variants change the host profile (the others are served as by Serve, restyled by
+// json-style only). clk nil is the runner's time, else the host's own timers
+// (--real-timers).
+func ServeVariants(in io.Reader, out io.Writer, mutant string, variants variant.List, version string, clk clock.Clock) error {
+	return serveRefHost(in, out, mutant, version, clk, variants)
 }
 
 // ServeRealTimers is `conform refhost --real-timers`: the reference host of the host
 // profile on its own timers on clk (timersHost), for real-time mode; "now" is ignored.
 func ServeRealTimers(in io.Reader, out io.Writer, mutant string, version string, clk clock.Clock) error {
-	return serveRefHost(in, out, mutant, version, clk)
+	return serveRefHost(in, out, mutant, version, clk, nil)
 }
 
 // serveRefHost serves the reference host: on the runner's time (clk nil), or on its own
-// timers on clk.
-func serveRefHost(in io.Reader, out io.Writer, mutant string, version string, clk clock.Clock) error {
+// timers on clk; behind variants (none: the reference host itself).
+func serveRefHost(in io.Reader, out io.Writer, mutant string, version string, clk clock.Clock, variants variant.List) error {
 	// Refuse a bad mutant before speaking: a host that cannot serve must not say hello.
 	if _, err := host.New(host.Config{Mutant: mutant}); err != nil {
 		return err
+	}
+	if variants.JSONStyle() {
+		out = &restyler{w: out}
 	}
 	r := bufio.NewReaderSize(in, 64<<10)
 	w := bufio.NewWriterSize(out, 64<<10)
@@ -50,14 +65,19 @@ func serveRefHost(in io.Reader, out io.Writer, mutant string, version string, cl
 	}
 	b := appendHelloStart(nil, RefHostName, version)
 	b = append(b, `,"features":[`...)
-	for i, f := range KnownFeatures() {
+	for i, f := range variants.Features(KnownFeatures()) {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = wire.AppendJSONString(b, f)
 	}
 	b = append(b, `],"profiles":[`...)
-	for i, p := range refhostProfiles {
+	profiles := refhostProfiles
+	hostOnly := variants.Name() != "" && !(len(variants) == 1 && variants.JSONStyle())
+	if hostOnly {
+		profiles = []string{ProfileHost} // the variants are of a whole host
+	}
+	for i, p := range profiles {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -70,16 +90,21 @@ func serveRefHost(in io.Reader, out io.Writer, mutant string, version string, cl
 	if clk != nil && hello.Profile != "" && hello.Profile != ProfileHost {
 		return fmt.Errorf("--real-timers serves the host profile only, not %q", hello.Profile)
 	}
+	if hostOnly && hello.Profile != "" && hello.Profile != ProfileHost {
+		return fmt.Errorf("--variant %s changes the host profile only, not %q (json-style alone serves every profile)", variants.Name(), hello.Profile)
+	}
 	switch hello.Profile {
 	case ProfileProjection:
 		return serveProjection(r, w, mutant)
 	case ProfileWait:
 		return serveWait(r, w, mutant)
 	}
-	var h wire.HostPort // the current run's host; nil before the first start
+	var h wire.HostPort    // the current run's host; nil before the first start
+	var timers *timersHost // the current run's host on its own timers, under its variants
 	stop := func() {
-		if th, ok := h.(*timersHost); ok {
-			th.Close() // its timer must not fire into the next run
+		if timers != nil {
+			timers.Close() // its timer must not fire into the next run
+			timers = nil
 		}
 	}
 	defer stop()
@@ -108,7 +133,9 @@ func serveRefHost(in io.Reader, out io.Writer, mutant string, version string, cl
 			}
 			stop()
 			h = nil
-			eh, err := host.New(host.Config{ToolMode: cfg.ToolMode, DefaultTimeoutSec: cfg.DefaultTimeoutSec, DefaultTimeoutSet: cfg.DefaultTimeoutSet, WriteWindowMs: cfg.WriteWindowMs.Ms(), Mutant: mutant})
+			//    A variant may build it with another configuration (write-through).
+			vcfg := variants.Config(cfg)
+			eh, err := host.New(host.Config{ToolMode: vcfg.ToolMode, DefaultTimeoutSec: vcfg.DefaultTimeoutSec, DefaultTimeoutSet: vcfg.DefaultTimeoutSet, WriteWindowMs: vcfg.WriteWindowMs.Ms(), Mutant: mutant})
 			if err != nil {
 				b = appendReplyStart(b, TypeRefused, req.N)
 				b = append(b, `,"error":`...)
@@ -120,8 +147,10 @@ func serveRefHost(in io.Reader, out io.Writer, mutant string, version string, cl
 			if clk != nil {
 				// On its own timers, its clock starts now: before the reply, so no
 				// event of the run can seem early by the reply's latency.
-				h = newTimersHost(eh, clk)
+				timers = newTimersHost(eh, clk)
+				h = timers
 			}
+			h = variants.Wrap(h)
 			b = append(appendReplyStart(b, TypeStarted, req.N), "}\n"...)
 		case TypeApply:
 			// 4. apply: one HostPort command at the runner's time; the reply carries the
@@ -158,4 +187,26 @@ func serveRefHost(in io.Reader, out io.Writer, mutant string, version string, cl
 		}
 		return b, false, nil
 	})
+}
+
+// restyler is the json-style variant over the wire: every line written through it is
+// restyled (variant.Restyle: other key order, other whitespace) before it goes out.
+type restyler struct {
+	w   io.Writer
+	buf []byte
+}
+
+func (r *restyler) Write(p []byte) (int, error) {
+	r.buf = append(r.buf, p...)
+	for {
+		i := bytes.IndexByte(r.buf, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		line := append(variant.Restyle(r.buf[:i]), '\n')
+		if _, err := r.w.Write(line); err != nil {
+			return 0, err
+		}
+		r.buf = r.buf[:copy(r.buf, r.buf[i+1:])]
+	}
 }

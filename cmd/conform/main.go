@@ -5,7 +5,7 @@
 //
 //	conform --host 'CMD ARGS' [--seed N] [--json FILE] [--junit FILE] [--timeout D] [-v] [FILES|DIRS]
 //	conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR]
-//	conform refhost [--mutant NAME]
+//	conform refhost [--mutant NAME] [--variant NAME[,NAME...]]
 //
 // Exit codes: 0 conformant, 1 a failure, 2 bad usage, invalid input or a host that does
 // not speak the protocol.
