@@ -143,7 +143,7 @@ func header(id, doc string) map[string]any {
 
 // codecRules is what every schema's description says of the codec (engine/wire/codec.go).
 const codecRules = " Keys come in a fixed order and optional keys are left out at their zero value (decoders accept them written);" +
-	" list fields are always written and decode to empty when absent (so a list is never required here); required are exactly the keys the decoder requires; integers are JSON integers (no fraction or exponent);" +
+	" list fields are always written and decode to empty when absent (so a list is never required here); required are exactly the keys the decoder requires, except in the entries of an inbox view, which the decoder reads leniently and the schemas describe in their canonical form (docs/PROTOCOL.md, \"Inbox entries as a real host sends them\"); integers are JSON integers (no fraction or exponent);" +
 	" a raw payload key holds its JSON value verbatim, or its text under the key with a Raw suffix when it is not" +
 	" valid UTF-8 JSON without newlines and surrounding whitespace, nested at most 512 deep; invalid UTF-8 becomes U+FFFD;" +
 	" decoding is strict (unknown, duplicate or missing keys, wrong types and unknown kinds are errors)."
