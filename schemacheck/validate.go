@@ -131,6 +131,18 @@ func (d *Dir) validate(file string, schema, x any, at string) (string, error) {
 				return at + ": missing " + name, nil
 			}
 		}
+		deps, _ := s["dependentRequired"].(map[string]any)
+		for _, k := range sortedKeys(deps) {
+			if _, ok := obj[k]; !ok {
+				continue
+			}
+			for _, r := range list(deps[k]) {
+				name, _ := r.(string)
+				if _, ok := obj[name]; !ok {
+					return at + ": missing " + name + " (with " + k + ")", nil
+				}
+			}
+		}
 		keys := make([]string, 0, len(obj))
 		for k := range obj {
 			keys = append(keys, k)
@@ -240,6 +252,15 @@ func depth(m string) int {
 		}
 		m = inner
 	}
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func list(x any) []any { l, _ := x.([]any); return l }

@@ -10,8 +10,8 @@ import (
 func TestValidate(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "item.schema.json"), []byte(`{"$defs":{"id":{"type":"string","minLength":1},"count":{"type":"integer","minimum":0}},
-		"type":"object","additionalProperties":false,"required":["id"],
-		"properties":{"id":{"$ref":"item.schema.json#/$defs/id"},"n":{"$ref":"#/$defs/count"},"tags":{"type":"array","items":{"enum":["a","b"]}}}}`), 0o644)
+		"type":"object","additionalProperties":false,"required":["id"],"dependentRequired":{"from":["to"]},
+		"properties":{"id":{"$ref":"item.schema.json#/$defs/id"},"n":{"$ref":"#/$defs/count"},"tags":{"type":"array","items":{"enum":["a","b"]}},"from":{"type":"integer"},"to":{"type":"integer"}}}`), 0o644)
 	os.WriteFile(filepath.Join(dir, "line.schema.json"), []byte(`{"oneOf":[
 		{"type":"object","additionalProperties":false,"required":["kind","item"],"properties":{"kind":{"const":"one"},"item":{"$ref":"item.schema.json"}}},
 		{"type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"const":"none"}}}]}`), 0o644)
@@ -26,6 +26,9 @@ func TestValidate(t *testing.T) {
 		{"item.schema.json", `{"n":1}`, "$: missing id"},
 		{"item.schema.json", `{"id":"x","zz":1,"extra":1}`, "$: unknown key extra"},
 		{"item.schema.json", `{"id":"x","tags":["a","c"]}`, `$.tags[1]: "c" is not in the enum`},
+		{"item.schema.json", `{"id":"x","to":2}`, ""},
+		{"item.schema.json", `{"id":"x","from":1,"to":2}`, ""},
+		{"item.schema.json", `{"id":"x","from":1}`, "$: missing to (with from)"},
 		{"line.schema.json", `{"kind":"none"}`, ""},
 		{"line.schema.json", `{"kind":"one","item":{"id":"x"}}`, ""},
 		// the deepest branch's message: the item's, not the other kind's

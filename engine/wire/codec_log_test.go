@@ -51,7 +51,8 @@ func TestSessionLogAndProjectionSchemasAcceptTheCodec(t *testing.T) {
 		{`{"type":"fold-start","n":1,"session":"s1","inherited":0}`, true},
 		{`{"type":"fold-start","n":1,"session":"s1"}`, false},
 		{`{"type":"view","n":2,"view":` + viewJSON + `}`, true},
-		{`{"type":"view","n":2,"view":{"active":[]}}`, false},
+		{`{"type":"view","n":2,"view":{"active":[]}}`, true}, // an absent list is empty, as the decoder reads it
+		{`{"type":"view","n":2,"view":{"active":[],"pending":[]}}`, false},
 	} {
 		check("messages.schema.json", m.line, m.want)
 	}

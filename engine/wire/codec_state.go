@@ -157,6 +157,14 @@ func decodeHostState(o *object) HostState {
 			ss.Parent, _ = it.optStr("parent")
 			ss.Inherited = it.int("inherited")
 			ss.Persisted = it.int("persisted")
+			for _, c := range []struct {
+				key string
+				n   int
+			}{{"inherited", ss.Inherited}, {"persisted", ss.Persisted}} {
+				if it.err == nil && c.n < 0 {
+					it.fail(c.key, "negative count "+strconv.Itoa(c.n))
+				}
+			}
 			ss.Log = decodeEvents(it, "log")
 			if qo := it.obj("questions"); qo != nil {
 				ss.Questions = decodeQuestionsView(qo)
@@ -169,6 +177,9 @@ func decodeHostState(o *object) HostState {
 			ss.Live = it.flag("live")
 			ss.Root = it.flag("root")
 			ss.Phase = it.str("phase")
+			if it.err == nil && ss.Phase != PhaseIdle && ss.Phase != PhaseRunning {
+				it.fail("phase", "unknown phase "+strconv.Quote(ss.Phase))
+			}
 		})
 	}
 	if list := o.list("waits"); len(list) > 0 {

@@ -1,5 +1,7 @@
 package wire
 
+import "strconv"
+
 // The JSON of the two Session views that frames and host states carry, in the shape of
 // their json tags, through the codec's strict reader:
 //
@@ -59,6 +61,9 @@ func decodeQuestionsView(o *object) QuestionsView {
 			v.Active[i].CallID = r.str("callId")
 			v.Active[i].Questions = decodeQuestions(r, "questions")
 			v.Active[i].State = r.str("state")
+			if r.err == nil && v.Active[i].State != StateOpen && v.Active[i].State != StateContinued {
+				r.fail("state", "unknown row state "+strconv.Quote(v.Active[i].State))
+			}
 			if !o.close(r) {
 				break
 			}

@@ -15,7 +15,7 @@ func TestEmptyOptionsArePresent(t *testing.T) {
 		}
 	})
 	t.Run("PROJ-10 the protocol codec keeps an empty options list present through a round trip", func(t *testing.T) {
-		st := HostState{Sessions: []SessionState{{ID: "s1", Questions: QuestionsView{Active: []PendingRow{{CallID: "c1", State: StateContinued,
+		st := HostState{Sessions: []SessionState{{ID: "s1", Phase: PhaseIdle, Questions: QuestionsView{Active: []PendingRow{{CallID: "c1", State: StateContinued,
 			Questions: []Question{{ID: "a", Question: "A?", Options: []Option{}}, {ID: "b", Question: "B?"}}}}}}}}
 		b, err := AppendHostStateJSON(nil, st)
 		if err != nil {

@@ -29,8 +29,17 @@ type SessionState struct {
 	Inbox     InboxView
 	Live      bool   // a live agent instance exists
 	Root      bool   // the live agent is a runtime root
-	Phase     string // idle | running
+	Phase     string // PhaseIdle | PhaseRunning
 }
+
+// A Session's phase: its agent is idle (no turn is being driven) or running a turn.
+const (
+	PhaseIdle    = "idle"
+	PhaseRunning = "running"
+)
+
+// SessionPhases lists the phases a host state may report.
+func SessionPhases() []string { return []string{PhaseIdle, PhaseRunning} }
 
 // WaitState is one live TimedQuestionWait.
 type WaitState struct {
