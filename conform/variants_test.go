@@ -2,7 +2,6 @@ package conform
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -11,18 +10,17 @@ import (
 
 	"github.com/twosettle/twosettle/conform/variant"
 	"github.com/twosettle/twosettle/engine/mutant"
+	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/harness"
 	"github.com/twosettle/twosettle/scenarios"
 )
 
-// The evidence of issue 22, item 6: correct-but-different hosts (the reference host behind
-// each variant of package conform/variant, alone and composed) must pass the library, and
-// the same variants around mutant hosts must still fail it. Today the runner compares
-// transcripts byte for byte with the reference engine's, so most variants fail many
-// scenarios; the test is skipped unless TWOSETTLE_VARIANTS_STRICT=1, and then prints a
-// summary per variant (go test -v, or read it in the failure output):
+// The evidence that the judge is fair (docs/PROTOCOL.md "How a run is judged"):
+// correct-but-different hosts (the reference host behind each variant of package
+// conform/variant, alone and composed) must pass the library, and the same variants around
+// mutant hosts must still fail it. With -v it prints a summary per variant:
 //
-//	TWOSETTLE_VARIANTS_STRICT=1 go test -run TestVariants -v ./conform/
+//	go test -run TestVariants -v ./conform/
 
 // variantCases are the hosts judged: every variant alone and two compositions.
 func variantCases(t *testing.T) []variant.List {
@@ -94,9 +92,6 @@ func (c *tally) add(r ScenarioResult) {
 }
 
 func TestVariantsPassTheLibraryAndMutantsBehindThemStillFail(t *testing.T) {
-	if os.Getenv("TWOSETTLE_VARIANTS_STRICT") != "1" {
-		t.Skip("set TWOSETTLE_VARIANTS_STRICT=1: the runner still compares transcripts byte for byte with the reference engine's (issue 22)")
-	}
 	scs := library(t)
 	cases := variantCases(t)
 	mutants := caughtHostMutants(t, scs)
@@ -142,6 +137,10 @@ func TestVariantsPassTheLibraryAndMutantsBehindThemStillFail(t *testing.T) {
 				judged = append(judged, m.name)
 			case n == 0:
 				// nothing to judge it on while the variant fails those scenarios itself
+			case !caughtUnder(m, l.Config):
+				// the variant's own configuration makes the bug harmless (a write-through
+				// host has nothing to flush before an acknowledgement): nothing to catch
+				t.Logf("%s: mutant %s is no bug under its configuration (the reference oracle passes it in-process)", l.Name(), m.name)
 			default:
 				t.Errorf("%s around mutant %s passes every scenario that catches the mutant", l.Name(), m.name)
 				judged = append(judged, m.name)
@@ -157,6 +156,20 @@ func TestVariantsPassTheLibraryAndMutantsBehindThemStillFail(t *testing.T) {
 	}
 	tw.Flush()
 	t.Logf("library of %d scenarios, per variant:\n%s", len(scs), table.String())
+}
+
+// caughtUnder reports whether the library scenarios that catch m in-process still catch
+// it when the host runs with config's changes (a variant's configuration).
+func caughtUnder(m hostMutant, config func(wire.HostConfig) wire.HostConfig) bool {
+	for _, s := range m.scenarios {
+		r := &harness.Result{}
+		hosts := func(cfg wire.HostConfig) (wire.HostPort, error) { return harness.ReferenceHost(m.name)(config(cfg)) }
+		harness.RunScenario(r, s, harness.Options{Oracle: harness.ReferenceOracle, Host: hosts})
+		if r.Status() != harness.Passed {
+			return true
+		}
+	}
+	return false
 }
 
 // hostMutant is a host-side mutant and the library scenarios that catch it in-process.
@@ -193,7 +206,7 @@ func caughtHostMutants(t *testing.T, scs []*scenarios.Scenario) []hostMutant {
 
 // The variant package spells the feature names it changes as conform does.
 func TestVariantFeatureNames(t *testing.T) {
-	if variant.FeatureWriteWindow != FeatureWriteWindow || variant.FeatureIntrospection != FeatureIntrospection {
+	if variant.FeatureWriteWindow != FeatureWriteWindow || variant.FeatureIntrospection != FeatureIntrospection || variant.FeatureReferenceRuntime != FeatureReferenceRuntime {
 		t.Fatal("conform/variant's feature names differ from conform's")
 	}
 	for _, v := range variant.All() {

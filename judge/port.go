@@ -300,6 +300,14 @@ func mapState(s wire.HostState, ev, msg func(string) string) wire.HostState {
 		sessions[i] = ss
 	}
 	s.Sessions = sessions
+	if len(s.Reservations) > 0 {
+		rs := make([]wire.ReservationState, len(s.Reservations))
+		for i, r := range s.Reservations {
+			r.MessageID = msg(r.MessageID)
+			rs[i] = r
+		}
+		s.Reservations = rs
+	}
 	if len(s.Pending) > 0 {
 		pending := make([]wire.PendingEvent, len(s.Pending))
 		for i, pe := range s.Pending {
@@ -312,36 +320,49 @@ func mapState(s wire.HostState, ev, msg func(string) string) wire.HostState {
 }
 
 // Canonical reorders one Apply's effects in place into the canonical order: the
-// durability effects (appended, persisted) and the wait notes (the host's account of its
-// own machinery, read in order) keep their places, and between two of them the messages
-// are ordered by destination (RPC replies by client, direct results, frames by client),
-// each destination's own in the order the host wrote them. So the order of independent effects inside one instant, which the decision
-// leaves free, never changes what the simulator does next, while the effects a crash
+// durability effects (appended, persisted) keep their places, and between two of them
+// the messages are ordered by destination (RPC replies by client, direct results,
+// frames by client), each destination's own in the order the host wrote them. Wait
+// notes (the host's account of its own machinery, read in order by the oracle) keep
+// their places too, and the messages fill the other places of the segment: so a host
+// that sends no wait notes hands the simulator its messages in the same order as one
+// that does. The order of independent effects inside one instant, which the decision
+// leaves free, thus never changes what the simulator does next, and the effects a crash
 // point cuts after are the same on both sides.
 func Canonical(effs []wire.Effect) {
+	var msgs []wire.Effect
+	var slots []int
 	start := 0
 	for i := 0; i <= len(effs); i++ {
-		if i < len(effs) && !pinned(effs[i]) {
+		if i < len(effs) && !durable(effs[i]) {
 			continue
 		}
-		if i-start > 1 {
-			run := effs[start:i]
-			sort.SliceStable(run, func(a, b int) bool {
-				ca, da := destination(run[a])
-				cb, db := destination(run[b])
+		msgs, slots = msgs[:0], slots[:0]
+		for j := start; j < i; j++ {
+			if _, note := effs[j].(wire.WaitNote); !note {
+				msgs, slots = append(msgs, effs[j]), append(slots, j)
+			}
+		}
+		if len(msgs) > 1 {
+			sort.SliceStable(msgs, func(a, b int) bool {
+				ca, da := destination(msgs[a])
+				cb, db := destination(msgs[b])
 				if ca != cb {
 					return ca < cb
 				}
 				return da < db
 			})
+			for k, j := range slots {
+				effs[j] = msgs[k]
+			}
 		}
 		start = i + 1
 	}
 }
 
-func pinned(e wire.Effect) bool {
+func durable(e wire.Effect) bool {
 	switch e.(type) {
-	case wire.Appended, wire.Persisted, wire.WaitNote:
+	case wire.Appended, wire.Persisted:
 		return true
 	}
 	return false

@@ -17,6 +17,9 @@ type Factory = func(cfg wire.HostConfig) (wire.HostPort, error)
 const (
 	FeatureWriteWindow   = "write-window"
 	FeatureIntrospection = "introspection"
+	// FeatureReferenceRuntime: the reference runtime's bookkeeping, transcript for
+	// transcript; a variant that reports persistence or its waits otherwise drops it
+	FeatureReferenceRuntime = "reference-runtime"
 )
 
 // Variant is one legal variation of a correct host.
@@ -141,12 +144,15 @@ func All() []Variant {
 		{Name: NameReorder, Summary: "emits the effects of one apply that the decision does not order in another order",
 			wrap: func(h wire.HostPort) wire.HostPort { return newReshape(h, reorder) }},
 		{Name: NamePersistLate, Summary: "reports persisted after the frames and replies that follow it (not after an acknowledgement)",
-			wrap: func(h wire.HostPort) wire.HostPort { return newReshape(h, persistLate) }},
+			features: without(FeatureReferenceRuntime),
+			wrap:     func(h wire.HostPort) wire.HostPort { return newReshape(h, persistLate) }},
 		{Name: NameWriteThrough, Summary: "persists every event at once (ignores the write window) and does not declare write-window",
 			features: without(FeatureWriteWindow), config: writeThrough},
 		{Name: NameNoIntrospection, Summary: "declares no introspection: no wait notes, no volatile state",
-			features: without(FeatureIntrospection),
-			wrap:     func(h wire.HostPort) wire.HostPort { return newReshape(h, noIntrospection) }},
+			features: func(fs []string) []string {
+				return without(FeatureReferenceRuntime)(without(FeatureIntrospection)(fs))
+			},
+			wrap: func(h wire.HostPort) wire.HostPort { return newReshape(h, noIntrospection) }},
 		{Name: NameMinimal, Summary: "declares no optional feature (write-through, no introspection)",
 			features: func([]string) []string { return nil }, config: writeThrough,
 			wrap: func(h wire.HostPort) wire.HostPort { return newReshape(h, noIntrospection) }},
