@@ -119,10 +119,11 @@ func withoutFeatures(drop ...string) []string {
 }
 
 // TestGenFeaturesAreTheFeaturesScenariosNeed: the generator can leave out every feature a
-// scenario can need (Needs), and nothing else; introspection is judged, not generated.
+// scenario can need (Needs), and nothing else; introspection and reference-runtime are
+// judged, not generated.
 func TestGenFeaturesAreTheFeaturesScenariosNeed(t *testing.T) {
-	if got, want := explore.GenFeatures(), withoutFeatures(FeatureIntrospection); !slices.Equal(got, want) {
-		t.Fatalf("explore.GenFeatures() = %v, want the known features less introspection %v", got, want)
+	if got, want := explore.GenFeatures(), withoutFeatures(FeatureIntrospection, FeatureReferenceRuntime); !slices.Equal(got, want) {
+		t.Fatalf("explore.GenFeatures() = %v, want the known features less introspection and reference-runtime %v", got, want)
 	}
 }
 

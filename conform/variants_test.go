@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/twosettle/twosettle/conform/variant"
 	"github.com/twosettle/twosettle/engine/mutant"
 	"github.com/twosettle/twosettle/engine/wire"
+	"github.com/twosettle/twosettle/explore"
 	"github.com/twosettle/twosettle/harness"
 	"github.com/twosettle/twosettle/scenarios"
 )
@@ -263,5 +265,35 @@ func TestRefhostVariantOverTheProtocol(t *testing.T) {
 	var out, errb strings.Builder
 	if code := Main([]string{"refhost", "--variant", "nope"}, strings.NewReader(""), &out, &errb, nil); code != 2 || !strings.Contains(errb.String(), "ids-uuid") {
 		t.Errorf("an unknown variant: exit %d, %s", code, errb.String())
+	}
+}
+
+// The same correct-but-different hosts pass a fuzz budget as conform fuzz judges them (the
+// generator drawing only what each declares, the invariants it cannot be judged on left
+// out), and a mutant behind each is still caught within it.
+func TestVariantsPassAFuzzBudgetAndMutantsBehindThemStillFail(t *testing.T) {
+	const seeds = 150
+	for _, l := range variantCases(t) {
+		if l.JSONStyle() {
+			continue // a wire-only variant: the same host in-process
+		}
+		features := l.Features(KnownFeatures())
+		gen, skip := FuzzGen(RoleHost, features)
+		campaign := func(mutant string, stop bool) *explore.Report {
+			c := explore.Campaign{Seeds: seeds, Workers: 2, Gen: gen, NoShrink: true, StopAtFirst: stop,
+				Options: explore.Options{Host: harness.HostFactory(l.Factory(variant.Factory(harness.ReferenceHost(mutant)))), Skip: skip}}
+			rep, err := c.Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rep
+		}
+		if rep := campaign("", false); len(rep.Failures) > 0 {
+			f := rep.Failures[0]
+			t.Errorf("%s (a correct host) fails %d of %d fuzz seeds; seed %d: %s %s", l.Name(), len(rep.Failures), seeds, f.Seed, f.Invariant, f.Message)
+		}
+		if rep := campaign("release-restarts-timeout", true); len(rep.Failures) == 0 {
+			t.Errorf("%s around mutant release-restarts-timeout passes %d fuzz seeds", l.Name(), seeds)
+		}
 	}
 }
