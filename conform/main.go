@@ -26,7 +26,7 @@ import (
 // Main is the conform command (cmd/conform): it returns the exit code (0 conformant, 1
 // a failure, 2 bad usage, invalid input or a host that does not speak the protocol).
 //
-//	conform --host 'CMD ARGS' [--seed N] [--json FILE] [--junit FILE] [--timeout D] [-v] [FILES|DIRS]
+//	conform --host 'CMD ARGS' [--seed N] [--json FILE] [--junit FILE] [--timeout D] [--allow-partial] [-v] [FILES|DIRS]
 //	conform --realtime --host 'CMD ARGS' [--seeds N] [--start S] [--budget D] [--early D] [--late D] [...] [FILES]
 //	conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--json FILE] [--junit FILE]
 //	conform --profile projection --host 'CMD ARGS' [--library=false] [--seeds N] [--edge N] [--start S] [--out DIR] [--json FILE] [--junit FILE] [-v] [LOG.jsonl|DIR...]
@@ -77,7 +77,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string
 }
 
 const usage = `usage:
-  conform --host 'CMD ARGS' [--seed N] [--json FILE] [--junit FILE] [--timeout D] [--max-line N] [-v] [FILES|DIRS]
+  conform --host 'CMD ARGS' [--seed N] [--json FILE] [--junit FILE] [--timeout D] [--max-line N] [--allow-partial] [-v] [FILES|DIRS]
       run the scenario library (or the given scenario files) against the host process
   conform --realtime --host 'CMD ARGS' [--seeds N] [--start S] [--budget D] [--early D] [--late D] [...] [FILES]
       a host on its own timers: generated scenarios suited to real time (or the given files), paced

@@ -3,7 +3,7 @@
 // host over that protocol (conform refhost). It is thin: package conform holds the
 // logic, which its tests call.
 //
-//	conform --host 'CMD ARGS' [--seed N] [--json FILE] [--junit FILE] [--timeout D] [-v] [FILES|DIRS]
+//	conform --host 'CMD ARGS' [--seed N] [--json FILE] [--junit FILE] [--timeout D] [--allow-partial] [-v] [FILES|DIRS]
 //	conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR]
 //	conform refhost [--mutant NAME] [--variant NAME[,NAME...]]
 //

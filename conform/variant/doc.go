@@ -20,8 +20,9 @@
 // A Variant has a name, a function from the wrapped host's declared features to its own,
 // and a factory wrapper; a List composes them (the first wraps innermost). The evidence
 // that the conformance runner judges the decision and not the reference engine's bytes
-// (issue 22, item 6) is conform/variants_test.go: every variant must pass the library,
-// and every variant around a caught mutant must still fail it.
+// (docs/PROTOCOL.md "How a run is judged") is conform/variants_test.go: every variant
+// must pass the library and a fuzz budget, and every variant around a caught mutant must
+// still fail them.
 //
 // Wrappers that change the effect list of an Apply (reorder, persist-late,
 // no-introspection) keep the global order of persisted effects and translate a
