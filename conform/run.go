@@ -160,6 +160,9 @@ func RunScenario(s *scenarios.Scenario, path string, opts Options) Run {
 		res.Failures = append(res.Failures, f.String())
 		wholeScenario = true // an expectation judges what its scenario covers
 	}
+	if len(got.Failures) > 0 && len(s.Covers) > 0 {
+		res.Failures = append(res.Failures, "the failed expectations judge what the scenario covers: "+strings.Join(s.Covers, ", "))
+	}
 	for _, b := range verdict.Violations {
 		res.Violated = append(res.Violated, b.Invariant)
 	}

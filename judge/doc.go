@@ -31,6 +31,9 @@
 //     reference run's names (commands that name them translated back), so that the same
 //     scenario and seed drive a correct host through the same schedule as the reference.
 //   - Difference names the requirement ids its comparison judges (Requirements).
+//   - The wait profile (conform's wait_judge.go) applies the same relation to the timed
+//     wait's events: each claim stream and each wait is a stream, compared exactly with
+//     its times, and the order across them inside one instant is free.
 //
 // judge reads only the vocabulary (engine/wire, engine/session) and trace records; it
 // never imports the reference engine's internals, so the code it judges is not its own.
