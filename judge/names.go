@@ -64,22 +64,7 @@ func (n *Names) inbox(v wire.InboxView) string {
 func (n *Names) json(s string) string { return s }
 
 // eventText is an event's whole canonical text with its message ids renamed (Runtime).
-func (n *Names) eventText(ev session.Event) string {
-	switch d := ev.Data.(type) {
-	case session.UserMessage:
-		d.Message.ID = n.message(d.Message.ID)
-		ev.Data = d
-	case session.InboxSpliced:
-		ins := make([]session.Message, len(d.Inserted))
-		for i, m := range d.Inserted {
-			m.ID = n.message(m.ID)
-			ins[i] = m
-		}
-		d.Inserted = ins
-		ev.Data = d
-	}
-	return ev.String()
-}
+func (n *Names) eventText(ev session.Event) string { return mapEvent(ev, n.message).String() }
 
 // command is the text of a command the host refused, its ids renamed.
 func (n *Names) command(p trace.Payload) string {
