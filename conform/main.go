@@ -32,7 +32,17 @@ import (
 //	conform projection --log FILE.jsonl [--view FILE.jsonl] | --log DIR --view DIR
 //	conform refhost [--mutant NAME] [--real-timers]
 //	conform --client 'CMD ARGS' [...] / conform fuzz --client 'CMD ARGS' [...] / conform refclient [--mutant NAME]
+//
+// A failed write to stdout (a full device) exits 2: the output was lost. (refhost's and
+// refclient's stdout is the protocol: a failed write there ends them already.)
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string) int {
+	if len(args) > 0 && (args[0] == "refhost" || args[0] == "refclient") {
+		return mainOf(args, stdin, stdout, stderr, env)
+	}
+	return fileio.Checked("conform", stdout, stderr, func(stdout io.Writer) int { return mainOf(args, stdin, stdout, stderr, env) }, ExitInterrupted)
+}
+
+func mainOf(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "version", "--version", "-version":
