@@ -25,6 +25,11 @@ func TestMain(m *testing.M) {
 	if kind := os.Getenv("CONFORM_TEST_HOST"); kind != "" {
 		os.Exit(playHost(kind))
 	}
+	if kind := os.Getenv("CONFORM_TEST_AS_CONFORM"); kind != "" {
+		// the conform command itself (cmd/conform), its hosts played by this binary
+		os.Unsetenv("CONFORM_TEST_AS_CONFORM")
+		os.Exit(Command(os.Args[1:], []string{"CONFORM_TEST_HOST=" + kind}))
+	}
 	rapidseed.Fix() // the property tests start from a fixed seed (internal/rapidseed)
 	os.Exit(m.Run())
 }
@@ -42,6 +47,9 @@ func playHost(kind string) int {
 	}
 	if strings.HasPrefix(kind, "projection-") {
 		return playProjectionHost(kind)
+	}
+	if k, ok := strings.CutPrefix(kind, "lingering-"); ok {
+		return playLingeringHost(k)
 	}
 	if mutant, ok := strings.CutPrefix(kind, "refhost"); ok {
 		if err := Serve(os.Stdin, os.Stdout, strings.TrimPrefix(mutant, ":"), "test"); err != nil {

@@ -2,13 +2,10 @@ package conform
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -307,13 +304,6 @@ func (h *hostFlags) open(name string, env []string, stderr io.Writer) (*Pool, Ho
 	return pool, info, true
 }
 
-// interruptible closes pool on Ctrl-C or SIGTERM, so no host process outlives the runner.
-func interruptible(pool *Pool) (context.Context, func()) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, sigterm)
-	go func() { <-ctx.Done(); pool.Close() }()
-	return ctx, stop
-}
-
 func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 	args0 := args
 	fs := flag.NewFlagSet("conform", flag.ContinueOnError)
@@ -391,7 +381,7 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 			return 2
 		}
 	}
-	ctx, stop := interruptible(pool)
+	ctx, stop := interruptible(pool, hf.timeout)
 	defer stop()
 	rep := &Report{Protocol: Protocol, Command: hf.host, Host: info, NotChecked: NotChecked(info.Features)}
 	if hf.client != "" {
@@ -405,7 +395,6 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 	}
 	for i, s := range decoded {
 		if ctx.Err() != nil {
-			fmt.Fprintln(stderr, "conform: interrupted")
 			break
 		}
 		run := RunScenario
@@ -417,6 +406,9 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 			continue
 		}
 		r := run(s, entries[i].Path, opts)
+		if cutShort(ctx, r.Result) {
+			break
+		}
 		rep.Scenarios = append(rep.Scenarios, r.Result)
 		if rep.Realtime != nil {
 			rep.Realtime.MaxSlackMs = max(rep.Realtime.MaxSlackMs, r.MaxSlackMs)
@@ -424,6 +416,9 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 		if *verbose && r.Transcript != nil {
 			stdout.Write(r.Transcript)
 		}
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "conform: interrupted")
 	}
 	var text bytes.Buffer
 	rep.WriteText(&text)
@@ -451,10 +446,7 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 			return 2
 		}
 	}
-	if ctx.Err() != nil || !rep.Conformant() {
-		return 1
-	}
-	return 0
+	return interruptedExit(ctx, rep.Conformant())
 }
 
 // fuzzFeatures are the features the swarm fuzzer's generated scenarios use.
@@ -545,7 +537,7 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 			fmt.Fprintf(stdout, "        not written: %s\n", f.WriteErr)
 		}
 	}
-	ctx, stop := interruptible(pool)
+	ctx, stop := interruptible(pool, hf.timeout)
 	defer stop()
 	rep, err := c.Run(ctx)
 	if err != nil {
@@ -614,8 +606,8 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 			return 2
 		}
 	}
-	if len(rep.Failures) > 0 || rep.Interrupted {
-		return 1
+	if rep.Interrupted {
+		fmt.Fprintln(stderr, "conform fuzz: interrupted")
 	}
-	return 0
+	return interruptedExit(ctx, len(rep.Failures) == 0)
 }
