@@ -86,6 +86,10 @@ func playHost(kind string) int {
 		json.Unmarshal(in.Bytes(), &req)
 		switch req.Type {
 		case "start":
+			if kind == "crash-at-start" {
+				fmt.Fprintln(os.Stderr, "fatal: cannot open the database")
+				return 4
+			}
 			fmt.Fprintf(out, `{"type":"started","n":%d}`+"\n", req.N)
 			continue
 		case "bye":

@@ -150,8 +150,9 @@ func (pl *Pool) Factory(cfg wire.HostConfig) (wire.HostPort, error) {
 	n := p.next()
 	m, err := p.request(startLine(n, cfg), n, "start", TypeStarted, TypeRefused)
 	if err != nil {
-		pl.put(p)
-		return nil, err
+		// The lost process goes with the error (the harness closes it, which gives it
+		// back to the pool to end): the run keeps its stderr for the report.
+		return &ProcessHost{p: p, pool: pl}, err
 	}
 	if m.Type == TypeRefused {
 		pl.put(p)

@@ -223,3 +223,30 @@ func TestConformInterruptedBlamesNoHost(t *testing.T) {
 		})
 	}
 }
+
+// A host that crashes at its hello or at start keeps its stderr in the report: the
+// reason it crashed is there, not only "the host closed its output".
+func TestACrashBeforeTheRunKeepsTheHostsStderr(t *testing.T) {
+	t.Run("at hello", func(t *testing.T) {
+		_, err := testHost(t, "exit-at-hello", 2*time.Second).Hello()
+		if err == nil || !strings.Contains(err.Error(), "panic: something went wrong") {
+			t.Fatalf("err = %v, want the host's stderr", err)
+		}
+		var out, errb bytes.Buffer
+		code := Main([]string{"--host", testBinary(), "../scenarios/library/ask-no-provider.yaml"}, nil, &out, &errb, []string{"CONFORM_TEST_HOST=exit-at-hello"})
+		if code != 2 || !strings.Contains(errb.String(), "panic: something went wrong") {
+			t.Fatalf("exit %d, want 2 with the host's stderr:\n%s", code, errb.String())
+		}
+	})
+	t.Run("at start", func(t *testing.T) {
+		pool := testHost(t, "crash-at-start", 2*time.Second)
+		info, err := pool.Hello()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := RunScenario(library(t)[0], "x.yaml", Options{Pool: pool, Info: info, Command: "broken"})
+		if r.Result.Status != StatusBroken || !strings.Contains(r.Result.HostLog, "fatal: cannot open the database") {
+			t.Fatalf("status %s, lost %q, host log %q; want the host's stderr", r.Result.Status, r.Result.Lost, r.Result.HostLog)
+		}
+	})
+}

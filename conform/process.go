@@ -140,7 +140,12 @@ func Start(argv []string, opts ProcessOptions) (*Process, error) {
 	go func() { p.exit = p.cmd.Wait(); close(p.done) }()
 	if err := p.hello(); err != nil {
 		p.kill()
-		return nil, p.withExit(err)
+		err = p.withExit(err)
+		// no run to keep it in: what the host said before it failed goes with the error
+		if t := strings.TrimSpace(p.Stderr()); t != "" {
+			err = fmt.Errorf("%w; the host's stderr:\n%s", err, t)
+		}
+		return nil, err
 	}
 	return p, nil
 }
