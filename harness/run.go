@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"bytes"
+	"io"
 	"strconv"
 	"strings"
 
@@ -51,6 +53,11 @@ type Options struct {
 	// AnyRefusalText accepts a refusal whatever its words where a step says refused:
 	// (another host's refusals are its own words, docs/PROTOCOL.md).
 	AnyRefusalText bool
+	// StreamTranscript leaves Result.Transcript nil after a run with a trace: the
+	// transcript is rendered only when something needs its bytes (a golden to compare or
+	// update), and Result.WriteTranscript streams it. A transcript can be far larger than
+	// its trace (every record showing every open card): simrun run sets it.
+	StreamTranscript bool
 }
 
 // DefaultOptions runs the reference oracle.
@@ -114,6 +121,28 @@ type Result struct {
 	Lost *wire.PortLost
 	// anyHintText: hint: expectations accept any hint (Options.AnyHintText).
 	anyHintText bool
+	// stream writes the transcript not rendered into Transcript (Options.StreamTranscript).
+	stream func(io.Writer) error
+}
+
+// WriteTranscript writes the run's transcript to w (nothing when it has none), streamed
+// when it was not rendered (Options.StreamTranscript).
+func (r *Result) WriteTranscript(w io.Writer) error {
+	if r.Transcript == nil && r.stream != nil {
+		return r.stream(w)
+	}
+	_, err := w.Write(r.Transcript)
+	return err
+}
+
+// transcriptBytes is the transcript, rendered now if it was streamed.
+func (r *Result) transcriptBytes() []byte {
+	if r.Transcript == nil && r.stream != nil {
+		var b bytes.Buffer
+		r.stream(&b)
+		r.Transcript = b.Bytes()
+	}
+	return r.Transcript
 }
 
 // Status classifies the result.
@@ -217,6 +246,13 @@ func RunScenario(r *Result, s *scenarios.Scenario, opts Options) {
 	verdict := ""
 	if r.Verdict != nil {
 		verdict = r.Verdict.Text
+	}
+	if opts.StreamTranscript {
+		var c golden.Transcript
+		r.addComments(&c) // as they are now: later failures (a golden's) are not in a transcript
+		name, comments := s.Name, c.Comments
+		r.stream = func(w io.Writer) error { return golden.WriteTrace(w, name, tr, verdict, comments) }
+		return
 	}
 	t := golden.FromTrace(s.Name, tr, verdict)
 	r.addComments(&t)
