@@ -250,3 +250,25 @@ func TestACrashBeforeTheRunKeepsTheHostsStderr(t *testing.T) {
 		}
 	})
 }
+
+// A duplicate key in a reply's envelope is refused, as in an effect: which "n" or
+// "deadline" the host meant is no guess.
+func TestReplyEnvelopeRefusesADuplicateKey(t *testing.T) {
+	for _, line := range []string{
+		`{"type":"applied","n":1,"n":2,"effects":[]}`,
+		`{"type":"applied","n":1,"effects":[],"deadline":5,"deadline":9}`,
+		`{"type":"applied","n":1,"effects":[],"d\u0065adline":5,"deadline":9}`,
+	} {
+		if _, err := decodeHostMessage([]byte(line)); err == nil || !strings.Contains(err.Error(), "duplicate key") {
+			t.Errorf("%s: err = %v, want a duplicate key", line, err)
+		}
+	}
+	for _, line := range []string{
+		`{"type":"applied","n":1,"effects":[{"kind":"x","n":1},{"kind":"y","n":2}],"error":"a \"n\": b"}`,
+		`{"type":"state","n":3,"state":{"n":{"n":1},"a":["n","n"]}}`,
+	} {
+		if _, err := decodeHostMessage([]byte(line)); err != nil && strings.Contains(err.Error(), "duplicate") {
+			t.Errorf("%s: %v: nested or quoted keys are not the envelope's", line, err)
+		}
+	}
+}
