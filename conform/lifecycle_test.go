@@ -272,3 +272,24 @@ func TestReplyEnvelopeRefusesADuplicateKey(t *testing.T) {
 		}
 	}
 }
+
+// Limits that cannot be met are bad usage: a --max-line near 2^63 (it overflowed the
+// check against a line's length), thousands of --workers (a host process each).
+func TestLimitsAreBounded(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--host", testBinary(), "--max-line", "9223372036854775807"}, "--max-line between 1 and"},
+		{[]string{"--profile", "projection", "--host", testBinary(), "--max-line", "9223372036854775807"}, "--max-line between 1 and"},
+		{[]string{"fuzz", "--host", testBinary(), "--workers", "100000", "--out", t.TempDir()}, "--workers is 0 to 256"},
+	} {
+		var out, errb bytes.Buffer
+		if code := Main(tc.args, nil, &out, &errb, []string{"CONFORM_TEST_HOST=refhost"}); code != 2 || !strings.Contains(errb.String(), tc.want) {
+			t.Errorf("%v: exit %d, want 2 with %q:\n%s", tc.args, code, tc.want, errb.String())
+		}
+	}
+	if o := (ProcessOptions{MaxLine: 1<<63 - 1}).normalised(); o.MaxLine != MaxLineLimit {
+		t.Errorf("MaxLine %d kept, want %d", o.MaxLine, MaxLineLimit)
+	}
+}

@@ -269,8 +269,8 @@ func (h *hostFlags) open(name string, env []string, stderr io.Writer) (*Pool, Ho
 		fmt.Fprintf(stderr, "%s: --host 'CMD ARGS' (or --client 'CMD ARGS') is required (try --host 'conform refhost')\n", name)
 		return nil, HostInfo{}, false
 	}
-	if h.timeout <= 0 || h.maxLine <= 0 {
-		fmt.Fprintf(stderr, "%s: --timeout and --max-line must be positive\n", name)
+	if h.timeout <= 0 || h.maxLine <= 0 || h.maxLine > MaxLineLimit {
+		fmt.Fprintf(stderr, "%s: --timeout must be positive and --max-line between 1 and %d bytes\n", name, MaxLineLimit)
 		return nil, HostInfo{}, false
 	}
 	argv, err := SplitCommand(h.host)
@@ -477,8 +477,8 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 		fmt.Fprintf(stderr, "conform fuzz: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	if *start == 0 || *duration < 0 || *workers < 0 {
-		fmt.Fprintln(stderr, "conform fuzz: --start is a positive seed; --duration and --workers cannot be negative")
+	if *start == 0 || *duration < 0 || *workers < 0 || *workers > MaxWorkers {
+		fmt.Fprintf(stderr, "conform fuzz: --start is a positive seed; --duration cannot be negative; --workers is 0 to %d (one host process each)\n", MaxWorkers)
 		return 2
 	}
 	if err := fileio.CheckDir(*out); err != nil {
