@@ -120,6 +120,9 @@ type dec struct {
 	errs Errors
 	// clients are the declared client names, in file order.
 	clients []string
+	// more counts the errors past maxErrors (dropped of them).
+	more    *Error
+	dropped int
 }
 
 const maxErrors = 50
@@ -127,10 +130,7 @@ const maxErrors = 50
 func (d *dec) pos(n *yaml.Node) Pos { return Pos{File: d.file, Line: n.Line, Col: n.Column} }
 
 func (d *dec) fail(n *yaml.Node, hint, format string, args ...any) {
-	if len(d.errs) >= maxErrors {
-		return
-	}
-	d.errs = append(d.errs, &Error{Pos: d.pos(n), Msg: fmt.Sprintf(format, args...), Hint: hint})
+	d.errs = capped(d.errs, &d.more, &d.dropped, d.file, &Error{Pos: d.pos(n), Msg: fmt.Sprintf(format, args...), Hint: hint})
 }
 
 // plain rejects anchors, aliases, merge keys and explicit tags anywhere under n: the
