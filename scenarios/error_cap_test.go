@@ -30,3 +30,11 @@ func TestACappedErrorListSaysHowManyMore(t *testing.T) {
 		t.Fatalf("the count is not said once:\n%s", s)
 	}
 }
+
+// A seed too large for 64 bits gets a hint with the seeds there are: none negative.
+func TestTheSeedHintOffersNoNegativeSeed(t *testing.T) {
+	_, err := Decode("s.yaml", []byte("name: s\nsummary: x\nseed: 99999999999999999999999\nsteps:\n  - {at: 0s, model: {prompt: go}}\n"))
+	if err == nil || !strings.Contains(err.Error(), "from 0 to 9223372036854775807") || strings.Contains(err.Error(), "-9223372036854775808") {
+		t.Fatalf("err = %v, want a hint from 0", err)
+	}
+}
