@@ -59,8 +59,8 @@ func (pl *Pool) ClientFactory(cfg wire.ClientConfig) (wire.ClientPort, error) {
 	n := p.next()
 	m, err := p.request(clientStartLine(n, cfg), n, "start client "+cfg.Name, TypeStarted, TypeRefused)
 	if err != nil {
-		pl.put(p)
-		return nil, err
+		// the lost process goes with the error, for its stderr (Pool.Factory)
+		return &ProcessClient{p: p, pool: pl}, err
 	}
 	if m.Type == TypeRefused {
 		pl.put(p)

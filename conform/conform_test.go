@@ -28,6 +28,11 @@ func TestMain(m *testing.M) {
 	if kind := os.Getenv("CONFORM_TEST_HOST"); kind != "" {
 		os.Exit(playHost(kind))
 	}
+	if kind := os.Getenv("CONFORM_TEST_AS_CONFORM"); kind != "" {
+		// the conform command itself (cmd/conform), its hosts played by this binary
+		os.Unsetenv("CONFORM_TEST_AS_CONFORM")
+		os.Exit(Command(os.Args[1:], []string{"CONFORM_TEST_HOST=" + kind}))
+	}
 	rapidseed.Fix() // the property tests start from a fixed seed (internal/rapidseed)
 	os.Exit(m.Run())
 }
@@ -48,6 +53,9 @@ func playHost(kind string) int {
 	}
 	if without, ok := strings.CutPrefix(kind, "refhost-without="); ok {
 		return playRefhostWithout(strings.Split(without, ","))
+	}
+	if k, ok := strings.CutPrefix(kind, "lingering-"); ok {
+		return playLingeringHost(k)
 	}
 	if mutant, ok := strings.CutPrefix(kind, "refhost"); ok {
 		// "refhost[:MUTANT][+VARIANT,...]": conform refhost [--mutant M] [--variant V,...]
@@ -91,6 +99,10 @@ func playHost(kind string) int {
 		json.Unmarshal(in.Bytes(), &req)
 		switch req.Type {
 		case "start":
+			if kind == "crash-at-start" {
+				fmt.Fprintln(os.Stderr, "fatal: cannot open the database")
+				return 4
+			}
 			fmt.Fprintf(out, `{"type":"started","n":%d}`+"\n", req.N)
 			continue
 		case "bye":

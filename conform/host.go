@@ -21,6 +21,11 @@ type Pool struct {
 	all    map[*Process]bool
 	closed bool
 	info   *HostInfo
+
+	// ending counts the processes being closed in the background (lost, or given back to
+	// a closed pool): Close waits for them too, so none outlives the runner.
+	ending    sync.WaitGroup
+	closeOnce sync.Once
 }
 
 // NewPool returns a pool for argv; no process starts before Hello or the first run.
@@ -60,14 +65,16 @@ func (pl *Pool) get() (*Process, error) {
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
 	if pl.closed {
-		go p.Close()
+		pl.mu.Unlock()
+		p.Close() // Close did not see it: it ends here, before the run gives up
+		pl.mu.Lock()
 		return nil, errors.New("the host pool is closed")
 	}
 	if pl.info == nil {
 		info := p.Info()
 		pl.info = &info
 	} else if !sameInfo(*pl.info, p.Info()) {
-		go p.Close()
+		pl.endLocked(p)
 		return nil, fmt.Errorf("the host declared %v in one process and %v in another: a host must say the same hello every time", *pl.info, p.Info())
 	}
 	pl.all[p] = true
@@ -89,18 +96,32 @@ func sameInfo(a, b HostInfo) bool {
 func (pl *Pool) put(p *Process) {
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
-	if p.Lost() != nil || pl.closed {
+	if pl.closed {
+		return // Close took every process, this one too, and ends it
+	}
+	if p.Lost() != nil {
 		delete(pl.all, p)
-		go p.Close()
+		pl.endLocked(p)
 		return
 	}
 	pl.idle = append(pl.idle, p)
 }
 
+// endLocked closes p in the background (pl.mu is held and the pool is not closed, so
+// this Add comes before Close's Wait); Close waits for it.
+func (pl *Pool) endLocked(p *Process) {
+	pl.ending.Add(1)
+	go func() { defer pl.ending.Done(); p.Close() }()
+}
+
 // Close ends every process of the pool, idle or in a run (a run in progress then loses
 // its host): bye, then SIGTERM and SIGKILL to each process group, and waits until all
-// are reaped.
-func (pl *Pool) Close() {
+// are reaped, those closed in the background included. Every call returns only once
+// that is done (a second call, from a signal handler or a deferred call, waits for the
+// first): a command that exits after Close leaves no host behind.
+func (pl *Pool) Close() { pl.closeOnce.Do(pl.close) }
+
+func (pl *Pool) close() {
 	pl.mu.Lock()
 	pl.closed = true
 	var ps []*Process
@@ -115,6 +136,7 @@ func (pl *Pool) Close() {
 		go func() { defer wg.Done(); p.Close() }()
 	}
 	wg.Wait()
+	pl.ending.Wait()
 }
 
 // Factory builds one run's host on a pool process: it has the harness.HostFactory
@@ -128,8 +150,9 @@ func (pl *Pool) Factory(cfg wire.HostConfig) (wire.HostPort, error) {
 	n := p.next()
 	m, err := p.request(startLine(n, cfg), n, "start", TypeStarted, TypeRefused)
 	if err != nil {
-		pl.put(p)
-		return nil, err
+		// The lost process goes with the error (the harness closes it, which gives it
+		// back to the pool to end): the run keeps its stderr for the report.
+		return &ProcessHost{p: p, pool: pl}, err
 	}
 	if m.Type == TypeRefused {
 		pl.put(p)

@@ -2,13 +2,10 @@ package conform
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -33,7 +30,17 @@ import (
 //	conform projection --log FILE.jsonl [--view FILE.jsonl] | --log DIR --view DIR
 //	conform refhost [--mutant NAME] [--variant NAME[,NAME...]] [--real-timers]
 //	conform --client 'CMD ARGS' [...] / conform fuzz --client 'CMD ARGS' [...] / conform refclient [--mutant NAME]
+//
+// A failed write to stdout (a full device) exits 2: the output was lost. (refhost's and
+// refclient's stdout is the protocol: a failed write there ends them already.)
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string) int {
+	if len(args) > 0 && (args[0] == "refhost" || args[0] == "refclient") {
+		return mainOf(args, stdin, stdout, stderr, env)
+	}
+	return fileio.Checked("conform", stdout, stderr, func(stdout io.Writer) int { return mainOf(args, stdin, stdout, stderr, env) }, ExitInterrupted)
+}
+
+func mainOf(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "version", "--version", "-version":
@@ -270,8 +277,8 @@ func (h *hostFlags) open(name string, env []string, stderr io.Writer) (*Pool, Ho
 		fmt.Fprintf(stderr, "%s: --host 'CMD ARGS' (or --client 'CMD ARGS') is required (try --host 'conform refhost')\n", name)
 		return nil, HostInfo{}, false
 	}
-	if h.timeout <= 0 || h.maxLine <= 0 {
-		fmt.Fprintf(stderr, "%s: --timeout and --max-line must be positive\n", name)
+	if h.timeout <= 0 || h.maxLine <= 0 || h.maxLine > MaxLineLimit {
+		fmt.Fprintf(stderr, "%s: --timeout must be positive and --max-line between 1 and %d bytes\n", name, MaxLineLimit)
 		return nil, HostInfo{}, false
 	}
 	argv, err := SplitCommand(h.host)
@@ -303,13 +310,6 @@ func (h *hostFlags) open(name string, env []string, stderr io.Writer) (*Pool, Ho
 		}
 	}
 	return pool, info, true
-}
-
-// interruptible closes pool on Ctrl-C or SIGTERM, so no host process outlives the runner.
-func interruptible(pool *Pool) (context.Context, func()) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, sigterm)
-	go func() { <-ctx.Done(); pool.Close() }()
-	return ctx, stop
 }
 
 func runMain(args []string, stdout, stderr io.Writer, env []string) int {
@@ -390,7 +390,7 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 			return 2
 		}
 	}
-	ctx, stop := interruptible(pool)
+	ctx, stop := interruptible(pool, hf.timeout)
 	defer stop()
 	rep := &Report{Protocol: Protocol, Command: hf.host, Host: info, NotChecked: NotChecked(info.Features), AllowPartial: *allowPartial}
 	if len(paths) == 0 && !rt.on && hf.client == "" {
@@ -407,7 +407,6 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 	}
 	for i, s := range decoded {
 		if ctx.Err() != nil {
-			fmt.Fprintln(stderr, "conform: interrupted")
 			break
 		}
 		run := RunScenario
@@ -419,6 +418,9 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 			continue
 		}
 		r := run(s, entries[i].Path, opts)
+		if cutShort(ctx, r.Result) {
+			break
+		}
 		rep.Scenarios = append(rep.Scenarios, r.Result)
 		if rep.Realtime != nil {
 			rep.Realtime.MaxSlackMs = max(rep.Realtime.MaxSlackMs, r.MaxSlackMs)
@@ -426,6 +428,9 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 		if *verbose && r.Transcript != nil {
 			stdout.Write(r.Transcript)
 		}
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "conform: interrupted")
 	}
 	var text bytes.Buffer
 	rep.WriteText(&text)
@@ -453,10 +458,7 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 			return 2
 		}
 	}
-	if ctx.Err() != nil || !rep.Conformant() {
-		return 1
-	}
-	return 0
+	return interruptedExit(ctx, rep.Conformant())
 }
 
 func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
@@ -484,8 +486,8 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 		fmt.Fprintf(stderr, "conform fuzz: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	if *start == 0 || *duration < 0 || *workers < 0 {
-		fmt.Fprintln(stderr, "conform fuzz: --start is a positive seed; --duration and --workers cannot be negative")
+	if *start == 0 || *duration < 0 || *workers < 0 || *workers > MaxWorkers {
+		fmt.Fprintf(stderr, "conform fuzz: --start is a positive seed; --duration cannot be negative; --workers is 0 to %d (one host process each)\n", MaxWorkers)
 		return 2
 	}
 	if err := fileio.CheckDir(*out); err != nil {
@@ -548,7 +550,7 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 			fmt.Fprintf(stdout, "        not written: %s\n", f.WriteErr)
 		}
 	}
-	ctx, stop := interruptible(pool)
+	ctx, stop := interruptible(pool, hf.timeout)
 	defer stop()
 	rep, err := c.Run(ctx)
 	if err != nil {
@@ -616,8 +618,8 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 			return 2
 		}
 	}
-	if len(rep.Failures) > 0 || rep.Interrupted {
-		return 1
+	if rep.Interrupted {
+		fmt.Fprintln(stderr, "conform fuzz: interrupted")
 	}
-	return 0
+	return interruptedExit(ctx, len(rep.Failures) == 0)
 }

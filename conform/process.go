@@ -22,6 +22,11 @@ const (
 	DefaultMaxLine    = 16 << 20 // bytes of one host line, newline excluded
 	DefaultStderrTail = 8 << 10  // bytes of the host's stderr kept for the report
 	DefaultKillGrace  = time.Second
+	// MaxLineLimit is the largest --max-line: a line is held in memory whole, and a
+	// limit near 2^63 overflowed the check against it.
+	MaxLineLimit = 1 << 30
+	// MaxWorkers is the most workers conform fuzz runs (one host process each).
+	MaxWorkers = 256
 )
 
 // ProcessOptions are the limits the runner holds a host process to. Zero values are the
@@ -50,6 +55,7 @@ func (o ProcessOptions) normalised() ProcessOptions {
 	if o.MaxLine <= 0 {
 		o.MaxLine = DefaultMaxLine
 	}
+	o.MaxLine = min(o.MaxLine, MaxLineLimit)
 	if o.StderrTail <= 0 {
 		o.StderrTail = DefaultStderrTail
 	}
@@ -140,7 +146,12 @@ func Start(argv []string, opts ProcessOptions) (*Process, error) {
 	go func() { p.exit = p.cmd.Wait(); close(p.done) }()
 	if err := p.hello(); err != nil {
 		p.kill()
-		return nil, p.withExit(err)
+		err = p.withExit(err)
+		// no run to keep it in: what the host said before it failed goes with the error
+		if t := strings.TrimSpace(p.Stderr()); t != "" {
+			err = fmt.Errorf("%w; the host's stderr:\n%s", err, t)
+		}
+		return nil, err
 	}
 	return p, nil
 }

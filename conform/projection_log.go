@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/twosettle/twosettle/engine/questions"
 	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/sessionlog"
 )
@@ -44,11 +46,14 @@ func projectionLogMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, logFileError(err))
 		return 2
 	}
-	ref := sessionlog.Views(l)
 	if *viewPath == "" {
-		stdout.Write(sessionlog.AppendViews(nil, ref))
+		if err := writeViews(stdout, l); err != nil {
+			fmt.Fprintln(stderr, "conform projection:", err)
+			return 2
+		}
 		return 0
 	}
+	ref := sessionlog.Views(l)
 	got, err := sessionlog.ReadViewFile(*viewPath)
 	if err != nil {
 		fmt.Fprintln(stderr, logFileError(err))
@@ -64,6 +69,24 @@ func projectionLogMain(args []string, stdout, stderr io.Writer) int {
 		stdout.Write([]byte(d.Detail))
 	}
 	return 1
+}
+
+// writeViews folds l with the reference projection and writes the view after each event
+// as it goes, through a 64 KiB buffer: the memory is one view's, not the whole output's
+// (each view holds every open card, so the output grows with the square of open asks).
+func writeViews(w io.Writer, l *sessionlog.Log) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	p := questions.NewProjection(l.Inherited)
+	var b []byte
+	for _, e := range l.Events {
+		p.Apply(e)
+		b = wire.AppendViewLineJSON(b[:0], wire.ViewLine{Seq: e.Seq, View: p.View()})
+		b = append(b, '\n')
+		if _, err := bw.Write(b); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
 }
 
 // projectionLogDir is `conform projection --log DIR --view DIR`: every *.jsonl file of

@@ -43,8 +43,8 @@ func projectionMain(args []string, stdout, stderr io.Writer, env []string) int {
 		fmt.Fprintln(stderr, "conform: --host 'CMD ARGS' is required (try --host 'conform refhost')")
 		return 2
 	}
-	if hf.timeout <= 0 || hf.maxLine <= 0 {
-		fmt.Fprintln(stderr, "conform: --timeout and --max-line must be positive")
+	if hf.timeout <= 0 || hf.maxLine <= 0 || hf.maxLine > MaxLineLimit {
+		fmt.Fprintf(stderr, "conform: --timeout must be positive and --max-line between 1 and %d bytes\n", MaxLineLimit)
 		return 2
 	}
 	argv, err := SplitCommand(hf.host)

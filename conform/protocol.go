@@ -142,6 +142,11 @@ func decodeHostMessage(line []byte) (*hostMessage, error) {
 	if dec.More() {
 		return nil, errors.New("more than one JSON value on the line")
 	}
+	if k, dup := duplicateTopKey(line); dup {
+		// encoding/json keeps the last; the effects' own decoder refuses duplicates, and
+		// so does the envelope: which of two "n" or "deadline" a host meant is no guess
+		return nil, fmt.Errorf("malformed message: duplicate key %q", k)
+	}
 	allowed, ok := hostKeys[m.Type]
 	if !ok {
 		if m.Type == "" {
@@ -162,6 +167,57 @@ func decodeHostMessage(line []byte) (*hostMessage, error) {
 		return nil, fmt.Errorf(`%s message without "n"`, m.Type)
 	}
 	return &m, nil
+}
+
+// duplicateTopKey reports a key that the JSON object on line (already decoded: valid
+// JSON) has twice at its top level. It scans the bytes once, without decoding values.
+func duplicateTopKey(line []byte) (string, bool) {
+	var keys []string
+	depth := 0
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; c {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		case '"':
+			j := i + 1
+			esc := false
+			for ; j < len(line); j++ {
+				if line[j] == '\\' {
+					esc = true
+					j++
+					continue
+				}
+				if line[j] == '"' {
+					break
+				}
+			}
+			raw := line[i : j+1]
+			i = j
+			if depth != 1 {
+				continue
+			}
+			k := j + 1
+			for k < len(line) && (line[k] == ' ' || line[k] == '\t' || line[k] == '\r' || line[k] == '\n') {
+				k++
+			}
+			if k >= len(line) || line[k] != ':' {
+				continue // a value, not a key
+			}
+			key := string(raw[1 : len(raw)-1])
+			if esc {
+				json.Unmarshal(raw, &key)
+			}
+			for _, seen := range keys {
+				if seen == key {
+					return key, true
+				}
+			}
+			keys = append(keys, key)
+		}
+	}
+	return "", false
 }
 
 // Request encoders: compact, canonical JSON lines (with their newline).

@@ -108,7 +108,7 @@ func runWaitProfile(args []string, stdout, stderr io.Writer, env []string) int {
 		return 2
 	}
 	defer pool.Close()
-	ctx, stop := interruptible(pool)
+	ctx, stop := interruptible(pool, hf.timeout)
 	defer stop()
 	rep := &Report{Protocol: Protocol, Command: hf.host, Host: info, Profile: ProfileWait, Judged: WaitRequirementIDs}
 	wr := waitRun{rt: tol, clk: realtimeClock()}
@@ -118,7 +118,6 @@ func runWaitProfile(args []string, stdout, stderr io.Writer, env []string) int {
 	var p *Process
 	for _, sc := range scripts {
 		if ctx.Err() != nil {
-			fmt.Fprintln(stderr, "conform: interrupted")
 			break
 		}
 		if p == nil || p.Lost() != nil {
@@ -129,6 +128,9 @@ func runWaitProfile(args []string, stdout, stderr io.Writer, env []string) int {
 			}
 		}
 		r, slack := waitResult(p, sc, wr, hf.host, *out)
+		if cutShort(ctx, r) {
+			break
+		}
 		if rep.Realtime != nil {
 			rep.Realtime.MaxSlackMs = max(rep.Realtime.MaxSlackMs, slack)
 		}
@@ -143,13 +145,13 @@ func runWaitProfile(args []string, stdout, stderr io.Writer, env []string) int {
 	if p != nil {
 		pool.put(p)
 	}
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "conform: interrupted")
+	}
 	if code := writeReports(rep, stdout, stderr, *jsonOut, *junitOut); code != 0 {
 		return code
 	}
-	if ctx.Err() != nil || !rep.Conformant() {
-		return 1
-	}
-	return 0
+	return interruptedExit(ctx, rep.Conformant())
 }
 
 // writeReports writes the text report (or the JSON one to stdout with --json -), and the

@@ -179,12 +179,17 @@ type result struct {
 	failure *Failure
 	reached Reached
 	records int
+	// cut: the interruption cut the run short (its host was lost after ctx ended, the
+	// runner having closed its hosts): no verdict, not counted as run.
+	cut bool
 }
 
 // Run runs the campaign until its seeds are done, its duration is up, ctx ends or (with
 // StopAtFirst) a seed fails. Seeds are dispatched in order; every dispatched seed
 // finishes (an interrupted shrink writes what it has), so the seeds run are always a
-// prefix of the shard's sequence.
+// prefix of the shard's sequence, but for a seed whose host was lost after ctx ended: the
+// runner closed its hosts under it, so it has no verdict and is neither counted nor
+// reported (conform's second Ctrl-C).
 func (c Campaign) Run(ctx context.Context) (*Report, error) {
 	if err := c.normalise(); err != nil {
 		return nil, err
@@ -234,6 +239,7 @@ func (c Campaign) Run(ctx context.Context) (*Report, error) {
 	// Failures are reported in seed order: a failure waits until every seed before it
 	// has finished. pending holds finished seeds ahead of the cursor (failures or nil).
 	pending := map[uint64]*Failure{}
+	cut := map[uint64]bool{}
 	var cursor uint64
 	lastProgress := time.Now()
 	deliver := func() {
@@ -243,6 +249,11 @@ func (c Campaign) Run(ctx context.Context) (*Report, error) {
 				return
 			}
 			delete(pending, cursor)
+			if cut[cursor] {
+				delete(cut, cursor)
+				cursor++
+				continue
+			}
 			if s := stopAt.Load(); c.StopAtFirst && s != 0 && cursor >= s {
 				cursor++
 				continue // after the first failure: not part of this campaign
@@ -258,6 +269,11 @@ func (c Campaign) Run(ctx context.Context) (*Report, error) {
 		}
 	}
 	for res := range results {
+		if res.cut {
+			cut[res.i], pending[res.i] = true, nil
+			deliver()
+			continue
+		}
 		if s := stopAt.Load(); c.StopAtFirst && s != 0 && res.i >= s {
 			pending[res.i] = nil // finished after the first failure: counted as nothing
 			deliver()
@@ -293,6 +309,9 @@ func (c *Campaign) one(ctx context.Context, r *Runner, i, seed uint64) result {
 	res := result{i: i, reached: reached, records: len(out.Trace.Records)}
 	if !out.Failed() {
 		return res
+	}
+	if out.Kind == HostLost && ctx.Err() != nil {
+		return result{i: i, cut: true} // the host was closed under the run by its interruption
 	}
 	f := &Failure{Seed: seed, Invariant: out.Invariant(), Message: OneLine(out.Message()), Steps: len(s.Steps)}
 	res.failure = f

@@ -1,8 +1,10 @@
 package golden
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -141,4 +143,41 @@ func Parse(data []byte) (Transcript, error) {
 		return t, fmt.Errorf("the transcript has no final state (\"final t=...\")")
 	}
 	return t, nil
+}
+
+// WriteTrace writes the transcript of a trace, as FromTrace with comments then Render
+// would, but record by record through a buffer: the memory is one record's, not the
+// transcript's (a run whose every record shows every open card has a transcript that
+// grows with the square of the open asks). verdict is the oracle's ("" for none).
+func WriteTrace(w io.Writer, scenario string, tr *trace.Trace, verdict string, comments []string) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString(Banner)
+	bw.WriteString("\nscenario ")
+	bw.WriteString(scenario)
+	bw.WriteString(" seed=")
+	bw.WriteString(strconv.FormatUint(tr.Seed, 10))
+	bw.WriteByte('\n')
+	var b []byte
+	for _, r := range tr.Records {
+		b = append(r.AppendTo(b[:0]), '\n')
+		if _, err := bw.Write(b); err != nil {
+			return err
+		}
+	}
+	for _, l := range tr.Final.Lines() {
+		bw.WriteString(l)
+		bw.WriteByte('\n')
+	}
+	if verdict != "" {
+		bw.WriteString(verdict)
+		bw.WriteByte('\n')
+	}
+	for _, c := range comments {
+		for _, l := range strings.Split(c, "\n") {
+			bw.WriteString("# ")
+			bw.WriteString(l)
+			bw.WriteByte('\n')
+		}
+	}
+	return bw.Flush()
 }

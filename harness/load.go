@@ -195,7 +195,7 @@ func compareGolden(e Entry, r *Result, opts Options) GoldenOutcome {
 	case !ok:
 		out.State = "none"
 	default:
-		if m := golden.Compare(want, r.Transcript); m != nil {
+		if m := golden.Compare(want, r.transcriptBytes()); m != nil {
 			out.State, out.Mismatch = "mismatch", m
 		} else {
 			out.State = "match"
@@ -221,11 +221,11 @@ func Update(r *Result) GoldenOutcome {
 	if g.State == "match" {
 		// Rewrite anyway when only comments changed, so the file shows the latest notes.
 		old, _, _ := golden.Read(r.Entry.GoldenPath)
-		if string(old) == string(r.Transcript) {
+		if string(old) == string(r.transcriptBytes()) {
 			return GoldenOutcome{State: "unchanged", Path: r.Entry.GoldenPath}
 		}
 	}
-	if err := golden.Write(r.Entry.GoldenPath, r.Transcript); err != nil {
+	if err := golden.Write(r.Entry.GoldenPath, r.transcriptBytes()); err != nil {
 		return GoldenOutcome{State: g.State, Path: r.Entry.GoldenPath, Err: err}
 	}
 	return GoldenOutcome{State: "updated", Path: r.Entry.GoldenPath}

@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"bytes"
+	"io"
 	"strconv"
 	"strings"
 
@@ -55,6 +57,11 @@ type Options struct {
 	// leaves out what a host need not show (its volatile state without introspection,
 	// the reference runtime's own bookkeeping). Each one left out is in Result.NotJudged.
 	Unjudged func(e *scenarios.Expectation) string
+	// StreamTranscript leaves Result.Transcript nil after a run with a trace: the
+	// transcript is rendered only when something needs its bytes (a golden to compare or
+	// update), and Result.WriteTranscript streams it. A transcript can be far larger than
+	// its trace (every record showing every open card): simrun run sets it.
+	StreamTranscript bool
 }
 
 // DefaultOptions runs the reference oracle.
@@ -123,6 +130,28 @@ type Result struct {
 	anyHintText bool
 	// unjudged is Options.Unjudged.
 	unjudged func(e *scenarios.Expectation) string
+	// stream writes the transcript not rendered into Transcript (Options.StreamTranscript).
+	stream func(io.Writer) error
+}
+
+// WriteTranscript writes the run's transcript to w (nothing when it has none), streamed
+// when it was not rendered (Options.StreamTranscript).
+func (r *Result) WriteTranscript(w io.Writer) error {
+	if r.Transcript == nil && r.stream != nil {
+		return r.stream(w)
+	}
+	_, err := w.Write(r.Transcript)
+	return err
+}
+
+// transcriptBytes is the transcript, rendered now if it was streamed.
+func (r *Result) transcriptBytes() []byte {
+	if r.Transcript == nil && r.stream != nil {
+		var b bytes.Buffer
+		r.stream(&b)
+		r.Transcript = b.Bytes()
+	}
+	return r.Transcript
 }
 
 // Status classifies the result.
@@ -226,6 +255,13 @@ func RunScenario(r *Result, s *scenarios.Scenario, opts Options) {
 	verdict := ""
 	if r.Verdict != nil {
 		verdict = r.Verdict.Text
+	}
+	if opts.StreamTranscript {
+		var c golden.Transcript
+		r.addComments(&c) // as they are now: later failures (a golden's) are not in a transcript
+		name, comments := s.Name, c.Comments
+		r.stream = func(w io.Writer) error { return golden.WriteTrace(w, name, tr, verdict, comments) }
+		return
 	}
 	t := golden.FromTrace(s.Name, tr, verdict)
 	r.addComments(&t)

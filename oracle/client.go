@@ -567,6 +567,10 @@ func (c *Checker) clientEffect(i int, r *trace.Record, e wire.ClientEffect) {
 				}
 			}
 			c.clientExpiryOutcome(i, r, cm, x, ev, st)
+		} else if x.Outcome.Kind == wire.OutcomeRejected && x.Outcome.Error.HasCode(wire.AskTimedOut) {
+			// an untimed request has no countdown: a client that times it out armed one
+			// of its own (CD-1: only a claimed timed request counts down)
+			c.fail(invClientExpiry, i, cm.name+": countdown expiry for "+ev.call+", an untimed request (no claim frame, no countdown)", ev.rec)
 		}
 		ev.done = true
 	case wire.OpenStream:

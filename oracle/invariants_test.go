@@ -379,6 +379,13 @@ var violationCases = []violationCase{
 		m.tr.Records[i].ClientTime = 2000
 		return i
 	}},
+	{inv: "INV-CLIENT-EXPIRY", name: "CD-1 an untimed request times out on the client", base: "legacy", break_: func(m *mut) int {
+		i := m.find(0, "c1@600 out result")
+		x := m.tr.Records[i].Payload.(wire.SendResult)
+		x.Outcome = wire.Outcome{Kind: wire.OutcomeRejected, Error: &wire.Error{Name: wire.UserQuestionErrorName, Code: wire.AskTimedOut, Message: "ask_user_question timed out before the user answered"}}
+		m.set(i, x)
+		return i
+	}},
 }
 
 func TestInvariantsFire(t *testing.T) {

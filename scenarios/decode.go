@@ -120,6 +120,9 @@ type dec struct {
 	errs Errors
 	// clients are the declared client names, in file order.
 	clients []string
+	// more counts the errors past maxErrors (dropped of them).
+	more    *Error
+	dropped int
 }
 
 const maxErrors = 50
@@ -127,10 +130,7 @@ const maxErrors = 50
 func (d *dec) pos(n *yaml.Node) Pos { return Pos{File: d.file, Line: n.Line, Col: n.Column} }
 
 func (d *dec) fail(n *yaml.Node, hint, format string, args ...any) {
-	if len(d.errs) >= maxErrors {
-		return
-	}
-	d.errs = append(d.errs, &Error{Pos: d.pos(n), Msg: fmt.Sprintf(format, args...), Hint: hint})
+	d.errs = capped(d.errs, &d.more, &d.dropped, d.file, &Error{Pos: d.pos(n), Msg: fmt.Sprintf(format, args...), Hint: hint})
 }
 
 // plain rejects anchors, aliases, merge keys and explicit tags anywhere under n: the
@@ -243,6 +243,12 @@ func (d *dec) duration(n *yaml.Node, what string, signed bool) (Duration, bool) 
 }
 
 func (d *dec) integer(n *yaml.Node, what string) (int64, bool) {
+	return d.integerFrom(n, what, "-9223372036854775808")
+}
+
+// integerFrom is integer whose hint for a number too large names least as the smallest
+// value the field takes (a field that cannot be negative never offers a negative one).
+func (d *dec) integerFrom(n *yaml.Node, what, least string) (int64, bool) {
 	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!int" {
 		v, err := strconv.ParseInt(n.Value, 0, 64)
 		if err == nil {
@@ -250,7 +256,7 @@ func (d *dec) integer(n *yaml.Node, what string) (int64, bool) {
 		}
 	}
 	if n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!int" || n.ShortTag() == "!!float") && wholeRe.MatchString(n.Value) {
-		d.fail(n, "write a whole number from -9223372036854775808 to 9223372036854775807", "%s %s is too large", what, n.Value)
+		d.fail(n, "write a whole number from "+least+" to 9223372036854775807", "%s %s is too large", what, n.Value)
 		return 0, false
 	}
 	hint := "write a whole number"
@@ -267,7 +273,7 @@ func (d *dec) integer(n *yaml.Node, what string) (int64, bool) {
 var wholeRe = regexp.MustCompile(`^[-+]?[0-9][0-9_]*$`)
 
 func (d *dec) uinteger(n *yaml.Node, what string) (int64, bool) {
-	v, ok := d.integer(n, what)
+	v, ok := d.integerFrom(n, what, "0")
 	if ok && v < 0 {
 		d.fail(n, "write 0 or more", "%s cannot be negative", what)
 		return 0, false

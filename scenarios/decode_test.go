@@ -158,7 +158,7 @@ func TestDecodeReportsBadInput(t *testing.T) {
 		{"a NUL on line 2 is at its place", "name: x\nsumm\x00ary: y\n", "2:5", "the file is not text: a NUL byte", "UTF-8 text file"},
 		{"binary input gets no ? hint", "\x7fELF{?[\x01\x02\n", "1:1", "the file is not text: the control character U+007F", "UTF-8 text file"},
 		{"invalid UTF-8", "name: x\nsummary: caf\xe9\n", "2:13", "the file is not text: invalid UTF-8", ""},
-		{"a 64-bit overflow is too large, not 'not a number'", base + "seed: 99999999999999999999999\n", "6:7", "seed 99999999999999999999999 is too large", "from -9223372036854775808"},
+		{"a 64-bit overflow is too large, not 'not a number'", base + "seed: 99999999999999999999999\n", "6:7", "seed 99999999999999999999999 is too large", "from 0 to 9223372036854775807"},
 		{"too many clients", "name: x\nsummary: y\nclients:\n" + strings.Repeat("", 0) + clientLines(MaxClients+1), fmt.Sprintf("%d:3", 4+MaxClients), "more than 16 clients", ""},
 		{"too many questions", base + "steps:\n  - {at: 0s, model: {call: c1, ask: [" + questionList(MaxQuestions+1) + "]}}\n", "7:5", "more than 64 questions in one ask", ""},
 		{"nested too deeply", base + "steps: " + strings.Repeat("[", MaxNesting+2) + strings.Repeat("]", MaxNesting+2) + "\n", "", "nested too deeply", "flatten"},

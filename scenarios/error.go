@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -53,7 +54,27 @@ func (es Errors) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-// sorted returns the errors in file order (stable for equal positions).
+// moreErrorsTail ends the last entry of a list cut at maxErrors, which counts the errors
+// left out; it stays last whatever its position.
+var moreErrorsTail = fmt.Sprintf("not listed: only the first %d are (fix these, then check again)", maxErrors)
+
+// capped adds e to a list of at most maxErrors; past it, the entry *more (added once)
+// counts the errors left out in *dropped.
+func capped(es Errors, more **Error, dropped *int, file string, e *Error) Errors {
+	if len(es) < maxErrors {
+		return append(es, e)
+	}
+	if *more == nil {
+		*more = &Error{Pos: Pos{File: file}}
+		es = append(es, *more)
+	}
+	*dropped++
+	(*more).Msg = fmt.Sprintf("%d more errors %s", *dropped, moreErrorsTail)
+	return es
+}
+
+// sorted returns the errors in file order (stable for equal positions), the count of
+// those left out (capped) last.
 func (es Errors) sorted() Errors {
 	sort.SliceStable(es, func(i, j int) bool {
 		a, b := es[i].Pos, es[j].Pos
@@ -62,6 +83,13 @@ func (es Errors) sorted() Errors {
 		}
 		return a.Col < b.Col
 	})
+	for i, e := range es {
+		if strings.HasSuffix(e.Msg, moreErrorsTail) && i != len(es)-1 {
+			copy(es[i:], es[i+1:])
+			es[len(es)-1] = e
+			break
+		}
+	}
 	return es
 }
 

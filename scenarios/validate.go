@@ -29,12 +29,13 @@ type validator struct {
 	clients  map[string]bool
 	calls    map[string]bool
 	results  map[string]bool
+	// more counts the errors past maxErrors (dropped of them).
+	more    *Error
+	dropped int
 }
 
 func (v *validator) fail(p Pos, hint, format string, args ...any) {
-	if len(v.errs) < maxErrors {
-		v.errs = append(v.errs, &Error{Pos: p, Msg: fmt.Sprintf(format, args...), Hint: hint})
-	}
+	v.errs = capped(v.errs, &v.more, &v.dropped, p.File, &Error{Pos: p, Msg: fmt.Sprintf(format, args...), Hint: hint})
 }
 
 // The limits of one scenario (FORMAT.md, "Limits"): a scenario is a reviewed example,

@@ -51,7 +51,12 @@ func Append(b []byte, l *Log) ([]byte, error) {
 
 // lines splits a file into its lines: each ends with '\n' (the last may not), and a
 // '\r' before it is dropped. A file that ends with a newline has no empty last line.
+//
+// A UTF-8 byte order mark at the start of the file (which some editors on Windows
+// write) is not part of the first line: JSON allows a reader to ignore it, and it was
+// reported as "invalid character 'ï'".
 func lines(data []byte) [][]byte {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	var out [][]byte
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, '\n')

@@ -157,3 +157,20 @@ func TestLibrarySessionLogsRoundTrip(t *testing.T) {
 func equalView(a, b wire.QuestionsView) bool {
 	return string(wire.AppendQuestionsViewJSON(nil, a)) == string(wire.AppendQuestionsViewJSON(nil, b))
 }
+
+// A byte order mark at the start of a log (an editor's UTF-8 with BOM) is ignored, as JSON
+// allows, not reported as "invalid character 'ï'".
+func TestALeadingByteOrderMarkIsIgnored(t *testing.T) {
+	data := "\xef\xbb\xbf" + `{"format":"` + wire.LogFormat + `","session":"s1","inherited":0}` + "\n" +
+		`{"seq":0,"time":0,"type":"turn/start","turn":1}` + "\n"
+	l, err := Decode("bom.jsonl", []byte(data))
+	if err != nil || l.Session != "s1" || len(l.Events) != 1 {
+		t.Fatalf("a log with a BOM: %v", err)
+	}
+	if _, err := DecodeViews("v.jsonl", []byte("\xef\xbb\xbf"+`{"seq":0,"view":{"active":[],"settled":[]}}`+"\n")); err != nil {
+		t.Fatalf("a view file with a BOM: %v", err)
+	}
+	if _, err := Decode("bom-inside.jsonl", []byte(strings.Replace(data, "\n", "\n\xef\xbb\xbf", 1))); err == nil {
+		t.Fatal("a BOM inside the file is accepted")
+	}
+}

@@ -17,4 +17,4 @@ import (
 	"github.com/twosettle/twosettle/conform"
 )
 
-func main() { os.Exit(conform.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, nil)) }
+func main() { os.Exit(conform.Command(os.Args[1:], nil)) }

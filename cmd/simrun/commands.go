@@ -86,6 +86,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	defer closeClient()
 	opts := harness.DefaultOptions()
 	opts.Seed, opts.Host = seed.v, hosts
+	opts.StreamTranscript = true // rendered for a golden only; -v streams it
 	clientOptions(&opts, clients)
 	var results []*harness.Result
 	for _, e := range entries {
@@ -97,8 +98,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		if *asJSON {
 			continue
 		}
-		if *verbose && r.Transcript != nil {
-			stdout.Write(r.Transcript)
+		if *verbose {
+			r.WriteTranscript(stdout) // a failed write is the command's (fileio.Output)
 		}
 		fmt.Fprintln(stdout, r.Line())
 		for _, l := range r.Details() {

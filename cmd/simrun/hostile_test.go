@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -182,4 +185,98 @@ func TestHostileExpectRefusesARunFileThatIsNotARegularFile(t *testing.T) {
 			t.Fatalf("%v: exit %d\n%s%s", args, code, out, errs)
 		}
 	}
+}
+
+// A full stdout (/dev/full) is lost output, not success: every command that reports on
+// stdout exits 2 and says so on stderr.
+func TestHostileFullStdoutIsNotSuccess(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full:", err)
+	}
+	defer full.Close()
+	scen := write(t, t.TempDir(), "ok-scenario.yaml", okScenario)
+	for _, args := range [][]string{
+		{"run", scen},
+		{"run", "--json", scen},
+		{"check", scen},
+		{"fuzz", "--seeds", "3", "--workers", "1", "--json", "--out", t.TempDir()},
+		{"fuzz", "--seeds", "3", "--workers", "1", "--out", t.TempDir()},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			var errb strings.Builder
+			code := Main(args, full, &errb)
+			if code != 2 || !strings.Contains(errb.String(), "simrun: cannot write the output: ") || !strings.Contains(errb.String(), "no space left") {
+				t.Fatalf("exit %d, want 2 with the write error:\n%s", code, errb.String())
+			}
+		})
+	}
+}
+
+// --junit on what is not a regular file: written through a device, a FIFO with a reader
+// or a descriptor (/dev/stdout), to the target of a symlink; never replaced by a file.
+func TestHostileJUnitOnANonRegularFileIsWrittenThrough(t *testing.T) {
+	dir := t.TempDir()
+	scen := write(t, dir, "ok-scenario.yaml", okScenario)
+	t.Run("a device like /dev/null", func(t *testing.T) {
+		dev := filepath.Join(t.TempDir(), "null")
+		if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
+			t.Skip("cannot make a device here:", err)
+		}
+		if code, out, errs := run("run", scen, "--junit", dev); code != 0 {
+			t.Fatalf("exit %d\n%s%s", code, out, errs)
+		}
+		if st, err := os.Lstat(dev); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+			t.Fatalf("the device was replaced: %v %v", st.Mode(), err)
+		}
+	})
+	t.Run("a full device exits 2", func(t *testing.T) {
+		dev := filepath.Join(t.TempDir(), "full")
+		if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|7); err != nil {
+			t.Skip("cannot make a device here:", err)
+		}
+		if code, out, errs := run("run", scen, "--junit", dev); code != 2 || !strings.Contains(errs, "no space left") {
+			t.Fatalf("exit %d, want 2\n%s%s", code, out, errs)
+		}
+	})
+	t.Run("a descriptor on a pipe, as --junit /dev/stdout", func(t *testing.T) {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		got := make(chan string, 1)
+		go func() { b, _ := io.ReadAll(r); got <- string(b) }()
+		fd := fmt.Sprintf("/dev/fd/%d", w.Fd())
+		code, out, errs := run("run", scen, "--junit", fd)
+		w.Close()
+		if code != 0 || !strings.Contains(<-got, "<testsuites") {
+			t.Fatalf("exit %d, the pipe got no report\n%s%s", code, out, errs)
+		}
+	})
+	t.Run("a symlink", func(t *testing.T) {
+		target := filepath.Join(t.TempDir(), "report.xml")
+		link := filepath.Join(t.TempDir(), "link.xml")
+		os.Symlink(target, link)
+		if code, out, errs := run("run", scen, "--junit", link); code != 0 {
+			t.Fatalf("exit %d\n%s%s", code, out, errs)
+		}
+		if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+			t.Fatal("the link was replaced")
+		}
+		if b, _ := os.ReadFile(target); !strings.Contains(string(b), "<testsuites") {
+			t.Fatalf("the target holds %q", b)
+		}
+	})
+	t.Run("a socket exits 2 before the work", func(t *testing.T) {
+		sock := filepath.Join(t.TempDir(), "sock")
+		l, err := net.Listen("unix", sock)
+		if err != nil {
+			t.Skip(err)
+		}
+		defer l.Close()
+		if code, out, errs := run("run", scen, "--junit", sock); code != 2 || !strings.Contains(errs, "it is a socket") {
+			t.Fatalf("exit %d, want 2\n%s%s", code, out, errs)
+		}
+	})
 }

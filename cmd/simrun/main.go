@@ -37,6 +37,7 @@ import (
 	"strings"
 
 	"github.com/twosettle/twosettle/engine/mutant"
+	"github.com/twosettle/twosettle/fileio"
 )
 
 // command is one subcommand: it parses its own arguments and returns the exit code.
@@ -50,8 +51,13 @@ var commands = map[string]command{}
 
 func main() { os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr)) }
 
-// Main runs simrun with args and returns its exit code.
+// Main runs simrun with args and returns its exit code. A failed write to stdout (a full
+// device) exits 2: the output was lost.
 func Main(args []string, stdout, stderr io.Writer) int {
+	return fileio.Checked("simrun", stdout, stderr, func(stdout io.Writer) int { return mainOf(args, stdout, stderr) }, ExitInterrupted)
+}
+
+func mainOf(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "help", "-h", "-help", "--help":

@@ -281,7 +281,8 @@ func (rd *reader) answerEntries(text string) ([]wire.AnswerItem, bool) {
 // valid items (docs/PEER.md §7.3, between the exact count and the generic summary): the text is
 // a JSON object whose "answers" is a non-empty array; of its M entries, N are objects
 // with a non-empty "selected" array or a non-empty string "custom" (the answered count's
-// rule, read leniently: a malformed entry is one more unanswered item).
+// rule, read leniently: a malformed entry is one more unanswered item, but a null entry
+// makes the peer's count throw, so there is no count: not ok).
 func (rd *reader) rawAnsweredCount(text string) (n, m int, ok bool) {
 	top, ok := rd.object(text)
 	if !ok {
@@ -292,6 +293,12 @@ func (rd *reader) rawAnsweredCount(text string) (n, m int, ok bool) {
 		return 0, 0, false
 	}
 	for _, it := range as.Items() {
+		if it.IsNull() {
+			// the peer reads each entry's selected: on null that throws, and the row falls
+			// back to the raw arguments (the generic summary); a number or a string reads
+			// as an entry without answers
+			return 0, 0, false
+		}
 		if !it.IsObject() {
 			continue
 		}

@@ -56,6 +56,8 @@ func TestRows(t *testing.T) {
 			{"answered, best-effort count from raw items not all valid", wire.QuestionsView{}, noInbox,
 				toolResultEv("c1", `{"answers":[{"id":"pkg","selected":["bun"]},{"id":"env"},{"id":"x","selected":null,"custom":"own"},7]}`),
 				"2/4 answered", "ok", "", "IN: " + timedAsk},
+			{"answered, a null entry: the peer's count throws, the generic summary", wire.QuestionsView{}, noInbox,
+				toolResultEv("c1", `{"answers":[null]}`), timedAsk, "ok", "", "IN: " + timedAsk},
 			{"answered, no answers array: the generic summary", wire.QuestionsView{}, noInbox, toolResultEv("c1", `{"answers":{}}`), timedAsk, "ok", "", "IN: " + timedAsk},
 			{"answered, valid items that do not pair: the exact count", wire.QuestionsView{}, noInbox,
 				toolResultEv("c1", `{"answers":[{"id":"other","selected":[]},{"id":"x","selected":["a"]}]}`), "1/2 answered", "ok", "", "IN: " + timedAsk},
