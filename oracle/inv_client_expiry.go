@@ -13,7 +13,7 @@ import (
 // expiry with it, CD-10), and never for a card its user edited or took time on (the freeze
 // is for good on that client, and survives a reload with its stored draft); an untimed
 // request has no countdown, so its ASK_TIMED_OUT from a client always fails (checked in
-// clientEffect: a client arming a countdown of its own passed). The freezes
+// clientEffect; a client that armed a countdown of its own used to pass). The freezes
 // (cm.frozen, cm.frozeAt) and the clock's backward moves (cm.back) are the client model's.
 
 // clientExpiryOutcome checks an outcome the client sends for a timed request; st is the
