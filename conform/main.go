@@ -431,6 +431,7 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 	}
 	if ctx.Err() != nil {
 		fmt.Fprintln(stderr, "conform: interrupted")
+		rep.Floor = nil // a run cut short is judged by what it ran; its exit (130) says it is no verdict
 	}
 	var text bytes.Buffer
 	rep.WriteText(&text)
@@ -458,7 +459,12 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 			return 2
 		}
 	}
-	return interruptedExit(ctx, rep.Conformant())
+	conformant := rep.Conformant()
+	if ctx.Err() != nil {
+		_, fail, _, broken := rep.Summary()
+		conformant = fail == 0 && broken == 0 // nothing judged yet is no failure of an interrupted run
+	}
+	return interruptedExit(ctx, conformant)
 }
 
 func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
