@@ -106,7 +106,7 @@ func TestBrokenClientsAreLostNeverPassed(t *testing.T) {
 		{"bad-effect", `effects[0]: effect.kind: unknown client effect kind "teleport"`},
 	} {
 		t.Run(tc.kind, func(t *testing.T) {
-			pool := testHost(t, tc.kind, 400*time.Millisecond)
+			pool := testHost(t, tc.kind, 2*time.Second)
 			info, err := pool.Hello()
 			if err != nil {
 				t.Fatal(err)
