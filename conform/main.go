@@ -458,7 +458,7 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 			return 2
 		}
 	}
-	return interruptedExit(ctx, rep.Conformant())
+	return interruptedExit(ctx, verdictOK(ctx, rep))
 }
 
 func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {

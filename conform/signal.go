@@ -78,3 +78,23 @@ func interruptedExit(ctx context.Context, ok bool) int {
 	}
 	return 0
 }
+
+// verdictOK is the ok of interruptedExit for a report: conformant, or, when ctx was
+// interrupted, no failure found (a run cut short is no verdict, but the requirement ids
+// it never reached are not the host's failure either: NO VERDICT for a partial run is the
+// interruption's).
+func verdictOK(ctx context.Context, rep *Report) bool {
+	if ctx.Err() == nil {
+		return rep.Conformant()
+	}
+	_, fail, _, broken := rep.Summary()
+	if fail > 0 || broken > 0 {
+		return false
+	}
+	for _, row := range rep.Requirements() {
+		if row.Status == StatusFail {
+			return false
+		}
+	}
+	return true
+}
