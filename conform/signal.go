@@ -27,6 +27,15 @@ const ExitInterrupted = 130
 // signals: a signal while the hosts are being closed cannot end the command before they
 // are gone.
 func interruptible(pool *Pool, grace time.Duration) (ctx context.Context, stop func()) {
+	return interruptibleHosts(pool, grace)
+}
+
+// hostCloser is what interruptibleHosts closes: every host process of a command, and
+// Close returns once they are reaped (Pool, hostSlot).
+type hostCloser interface{ Close() }
+
+// interruptibleHosts is interruptible for any set of host processes.
+func interruptibleHosts(pool hostCloser, grace time.Duration) (ctx context.Context, stop func()) {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, sigterm)
 	ctx, cancel := context.WithCancel(context.Background())
