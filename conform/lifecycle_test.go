@@ -164,6 +164,7 @@ func TestConformLeavesNoProcessBehind(t *testing.T) {
 		{"stubborn", []string{"--host", testBinary(), lib}, 1},
 		{"stubborn", []string{"fuzz", "--host", testBinary(), "--seeds", "4", "--workers", "2", "--no-shrink", "--out", t.TempDir()}, 2},
 		{"escape", []string{"--host", testBinary(), lib}, 2},
+		{"stubborn", []string{"--profile", "projection", "--host", testBinary(), "--library=false", "--seeds", "0", "--edge", "3"}, 1},
 	} {
 		t.Run(tc.kind+" "+tc.args[0], func(t *testing.T) {
 			c, out, errb, pids := conformProcess(t, tc.kind, tc.args...)
@@ -191,14 +192,21 @@ func TestConformInterruptedBlamesNoHost(t *testing.T) {
 		{"--host SIGTERM twice", []string{"--host", testBinary()}, []syscall.Signal{syscall.SIGTERM, syscall.SIGTERM}},
 		{"fuzz SIGTERM", []string{"fuzz", "--host", testBinary(), "--seeds", "100000", "--workers", "2"}, []syscall.Signal{syscall.SIGTERM}},
 		{"fuzz SIGINT twice", []string{"fuzz", "--host", testBinary(), "--seeds", "100000", "--workers", "2"}, []syscall.Signal{syscall.SIGINT, syscall.SIGINT}},
+		{"--profile projection SIGINT", []string{"--profile", "projection", "--host", testBinary(), "--library=false", "--seeds", "0", "--edge", "300"}, []syscall.Signal{syscall.SIGINT}},
+		{"--profile projection SIGTERM twice", []string{"--profile", "projection", "--host", testBinary(), "--library=false", "--seeds", "0", "--edge", "300"}, []syscall.Signal{syscall.SIGTERM, syscall.SIGTERM}},
+		{"--profile projection SIGINT, a stubborn host", []string{"--profile", "projection", "--host", testBinary(), "--library=false", "--seeds", "0", "--edge", "300"}, []syscall.Signal{syscall.SIGINT}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "failures")
 			args := tc.args
-			if args[0] == "fuzz" {
+			if args[0] != "--host" {
 				args = append(args, "--out", out)
 			}
-			c, stdout, stderr, pids := conformProcess(t, "slow", args...)
+			kind := "slow"
+			if strings.HasSuffix(tc.name, "a stubborn host") {
+				kind = "stubborn" // it ignores SIGTERM and stays after bye: conform waits until it is killed and reaped
+			}
+			c, stdout, stderr, pids := conformProcess(t, kind, args...)
 			if !waitFor(10*time.Second, func() bool { return len(notedPids(t, pids)) > 0 }) {
 				t.Fatal("no host started")
 			}

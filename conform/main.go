@@ -459,12 +459,7 @@ func runMain(args []string, stdout, stderr io.Writer, env []string) int {
 			return 2
 		}
 	}
-	conformant := rep.Conformant()
-	if ctx.Err() != nil {
-		_, fail, _, broken := rep.Summary()
-		conformant = fail == 0 && broken == 0 // nothing judged yet is no failure of an interrupted run
-	}
-	return interruptedExit(ctx, conformant)
+	return interruptedExit(ctx, verdictOK(ctx, rep))
 }
 
 func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {

@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/twosettle/twosettle/engine/questions"
+	"github.com/twosettle/twosettle/engine/session"
 	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/sessionlog"
 )
@@ -21,7 +22,9 @@ import (
 // view after each event (a view file, the form --view reads); with --view it compares
 // the implementer's recorded views, one line per event, and reports the first event
 // where they differ. Exit 0 equal (or printed), 1 a difference, 2 bad usage or a
-// malformed file (file:line).
+// malformed file (file:line). The files are read line by line, never whole
+// (sessionlog.LogReader): printing streams (the views before a malformed line are
+// printed, then its error), comparing judges both files before it compares them.
 func projectionLogMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("conform projection", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -41,27 +44,25 @@ func projectionLogMain(args []string, stdout, stderr io.Writer) int {
 	if fi, err := os.Stat(*logPath); err == nil && fi.IsDir() {
 		return projectionLogDir(*logPath, *viewPath, stdout, stderr)
 	}
-	l, err := sessionlog.ReadFile(*logPath)
-	if err != nil {
-		fmt.Fprintln(stderr, logFileError(err))
-		return 2
-	}
 	if *viewPath == "" {
-		if err := writeViews(stdout, l); err != nil {
-			fmt.Fprintln(stderr, "conform projection:", err)
+		if err := printViews(stdout, *logPath); err != nil {
+			var out outputError
+			if errors.As(err, &out) {
+				fmt.Fprintln(stderr, "conform projection:", err)
+			} else {
+				fmt.Fprintln(stderr, logFileError(err))
+			}
 			return 2
 		}
 		return 0
 	}
-	ref := sessionlog.Views(l)
-	got, err := sessionlog.ReadViewFile(*viewPath)
+	events, d, ok, err := compareViewFiles(*logPath, *viewPath)
 	if err != nil {
 		fmt.Fprintln(stderr, logFileError(err))
 		return 2
 	}
-	d, ok := CompareViews(l, ref, got)
 	if ok {
-		fmt.Fprintf(stdout, "%s: %d events, every view is the reference fold's\n", *logPath, len(l.Events))
+		fmt.Fprintf(stdout, "%s: %d events, every view is the reference fold's\n", *logPath, events)
 		return 0
 	}
 	fmt.Fprintf(stdout, "%s:%d: %s\n", *viewPath, d.ViewLine, d.Message)
@@ -71,22 +72,156 @@ func projectionLogMain(args []string, stdout, stderr io.Writer) int {
 	return 1
 }
 
-// writeViews folds l with the reference projection and writes the view after each event
-// as it goes, through a 64 KiB buffer: the memory is one view's, not the whole output's
-// (each view holds every open card, so the output grows with the square of open asks).
-func writeViews(w io.Writer, l *sessionlog.Log) error {
+// printViews folds the log at path with the reference projection as it reads it, and
+// prints the view after each event (writeViews): the memory is the fold's and one line's,
+// neither the log's nor the output's. A malformed line ends it with its error, after the
+// views of the events before it.
+func printViews(w io.Writer, path string) error {
+	r, err := sessionlog.OpenLog(path)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return writeViewsFrom(w, r.Header().Inherited, r.Next)
+}
+
+// writeViewsFrom folds the events next returns (io.EOF after the last) with the reference
+// projection and writes the view after each event as it goes, through a 64 KiB buffer:
+// the memory is one view's, not the whole output's (each view holds every open card, so
+// the output grows with the square of open asks). A write that fails is an outputError.
+func writeViewsFrom(w io.Writer, inherited int, next func() (session.Event, error)) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	p := questions.NewProjection(l.Inherited)
+	p := questions.NewProjection(inherited)
 	var b []byte
-	for _, e := range l.Events {
+	for {
+		e, err := next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if ferr := bw.Flush(); ferr != nil {
+				return outputError{ferr}
+			}
+			return err
+		}
 		p.Apply(e)
 		b = wire.AppendViewLineJSON(b[:0], wire.ViewLine{Seq: e.Seq, View: p.View()})
 		b = append(b, '\n')
 		if _, err := bw.Write(b); err != nil {
-			return err
+			return outputError{err}
 		}
 	}
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return outputError{err}
+	}
+	return nil
+}
+
+// outputError is a failed write of the output, told apart from a file that cannot be read.
+type outputError struct{ err error }
+
+func (e outputError) Error() string { return e.err.Error() }
+func (e outputError) Unwrap() error { return e.err }
+
+// compareViewFiles compares the view file at viewPath with the reference fold of the log
+// at logPath, as CompareViews does, reading both line by line: a first pass judges both
+// files whole (a malformed line anywhere is an error, reported when it is reached, before
+// any difference) and counts their lines (countLines), a second folds and compares them
+// in step (compareCounted), keeping only the fold and the last few events. events is the
+// log's number of events.
+func compareViewFiles(logPath, viewPath string) (events int, d ViewMismatch, ok bool, err error) {
+	events, views, err := countLines(logPath, viewPath)
+	if err != nil {
+		return 0, d, false, err
+	}
+	d, ok, err = compareCounted(logPath, viewPath, events, views)
+	return events, d, ok, err
+}
+
+// countLines judges a log and its view file line by line and counts their events and
+// views.
+func countLines(logPath, viewPath string) (events, views int, err error) {
+	lr, err := sessionlog.OpenLog(logPath)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer lr.Close()
+	for {
+		if _, err = lr.Next(); err == io.EOF {
+			break
+		} else if err != nil {
+			return 0, 0, err
+		}
+		events++
+	}
+	vr, err := sessionlog.OpenViews(viewPath)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer vr.Close()
+	for {
+		if _, err = vr.Next(); err == io.EOF {
+			break
+		} else if err != nil {
+			return 0, 0, err
+		}
+		views++
+	}
+	return events, views, nil
+}
+
+// compareCounted is compareViewFiles' second pass.
+func compareCounted(logPath, viewPath string, events, views int) (ViewMismatch, bool, error) {
+	lr, err := sessionlog.OpenLog(logPath)
+	if err != nil {
+		return ViewMismatch{}, false, err
+	}
+	defer lr.Close()
+	vr, err := sessionlog.OpenViews(viewPath)
+	if err != nil {
+		return ViewMismatch{}, false, err
+	}
+	defer vr.Close()
+	return compareViewStreams(lr, vr, events, views)
+}
+
+// compareViewStreams is CompareViews over a log and a view file as they are read, events
+// and views being their lengths (the first pass of compareViewFiles counted them).
+func compareViewStreams(lr *sessionlog.LogReader, vr *sessionlog.ViewReader, events, views int) (ViewMismatch, bool, error) {
+	p := questions.NewProjection(lr.Header().Inherited)
+	var recent []session.Event // the last events, for the detail (viewDiff.describe shows 5)
+	for i := 0; i < events; i++ {
+		e, err := lr.Next()
+		if err != nil {
+			return ViewMismatch{}, false, err
+		}
+		p.Apply(e)
+		if len(recent) == 5 {
+			recent = append(recent[:0], recent[1:]...)
+		}
+		recent = append(recent, e)
+		if i >= views {
+			return ViewMismatch{ViewLine: views + 1, Message: "the view file ends after " + strconv.Itoa(views) + " views; the log has " + strconv.Itoa(events) + " events (no view for event #" + strconv.Itoa(e.Seq) + ")"}, false, nil
+		}
+		got, err := vr.Next()
+		if err != nil {
+			return ViewMismatch{}, false, err
+		}
+		if got.Seq != e.Seq {
+			return ViewMismatch{ViewLine: i + 1, Message: "view for seq " + strconv.Itoa(got.Seq) + ", but event " + strconv.Itoa(i+1) + " of the log is #" + strconv.Itoa(e.Seq) + " (one view per event, in order)"}, false, nil
+		}
+		if want := p.View(); !sameView(got.View, want) {
+			at := i
+			window := &sessionlog.Log{Events: recent}
+			vd := &viewDiff{Index: len(recent) - 1, Want: want, Got: got.View}
+			return ViewMismatch{ViewLine: i + 1, Message: "the view after event #" + strconv.Itoa(e.Seq) + " (" + e.Type() + ") differs from the reference fold's",
+				Detail: vd.describe(window, "recorded", func(int) string { return "line " + strconv.Itoa(at+2) + " of the log" })}, false, nil
+		}
+	}
+	if views > events {
+		return ViewMismatch{ViewLine: events + 1, Message: "the view file has " + strconv.Itoa(views) + " views; the log has only " + strconv.Itoa(events) + " events"}, false, nil
+	}
+	return ViewMismatch{}, true, nil
 }
 
 // projectionLogDir is `conform projection --log DIR --view DIR`: every *.jsonl file of
@@ -110,35 +245,35 @@ func projectionLogDir(logDir, viewDir string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "conform projection:", err)
 		return 2
 	}
+	// Every file is judged before any comparison is printed (a first pass over each, line
+	// by line: compareViewFiles); only the fold of one log is held at a time.
 	type pair struct {
-		path, viewPath string
-		log            *sessionlog.Log
-		views          []wire.ViewLine
+		log, view     string
+		events, views int
 	}
 	var pairs []pair
 	for _, path := range logs {
-		l, err := sessionlog.ReadFile(path)
-		if err != nil {
-			fmt.Fprintln(stderr, logFileError(err))
-			return 2
-		}
 		vp := filepath.Join(viewDir, filepath.Base(path))
-		got, err := sessionlog.ReadViewFile(vp)
+		events, views, err := countLines(path, vp)
 		if err != nil {
 			fmt.Fprintln(stderr, logFileError(err))
 			return 2
 		}
-		pairs = append(pairs, pair{path, vp, l, got})
+		pairs = append(pairs, pair{path, vp, events, views})
 	}
 	differ, events := 0, 0
 	for _, p := range pairs {
-		events += len(p.log.Events)
-		d, ok := CompareViews(p.log, sessionlog.Views(p.log), p.views)
+		d, ok, err := compareCounted(p.log, p.view, p.events, p.views)
+		if err != nil {
+			fmt.Fprintln(stderr, logFileError(err))
+			return 2
+		}
+		events += p.events
 		if ok {
 			continue
 		}
 		differ++
-		fmt.Fprintf(stdout, "%s:%d: %s\n", p.viewPath, d.ViewLine, d.Message)
+		fmt.Fprintf(stdout, "%s:%d: %s\n", p.view, d.ViewLine, d.Message)
 		if d.Detail != "" {
 			stdout.Write([]byte(d.Detail))
 		}

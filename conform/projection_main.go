@@ -2,12 +2,10 @@ package conform
 
 import (
 	"bytes"
-	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/twosettle/twosettle/fileio"
@@ -92,9 +90,13 @@ func projectionMain(args []string, stdout, stderr io.Writer, env []string) int {
 		fmt.Fprintln(stderr, "conform:", err)
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, sigterm)
+	// Interrupted as the other commands are (interruptible): the first signal folds no
+	// new log, a second (or hf.timeout after the first) closes the host, and the fold it
+	// cuts short is not reported; stop returns once the host is reaped.
+	hosts := &hostSlot{}
+	ctx, stop := interruptibleHosts(hosts, hf.timeout)
 	defer stop()
-	rep, err := RunProjection(cases, ProjectionOptions{Argv: argv, Command: hf.host, OutDir: *out, Ctx: ctx,
+	rep, err := RunProjection(cases, ProjectionOptions{Argv: argv, Command: hf.host, OutDir: *out, Ctx: ctx, hosts: hosts,
 		Process: ProcessOptions{Timeout: hf.timeout, MaxLine: hf.maxLine, Env: env}})
 	if err != nil {
 		fmt.Fprintln(stderr, "conform: the host cannot be used:", err)
@@ -145,8 +147,11 @@ func projectionMain(args []string, stdout, stderr io.Writer, env []string) int {
 			return 2
 		}
 	}
-	if rep.Interrupted {
+	interrupted := ctx.Err() != nil // before stop, which ends ctx
+	stop()                          // the host is reaped before the exit code is decided
+	if interrupted {
 		fmt.Fprintln(stderr, "conform: interrupted")
+		return interruptedExit(ctx, verdictOK(ctx, rep)) // ctx is done: 130 unless a failure was found
 	}
 	if rep.Interrupted || !rep.Conformant() {
 		return 1

@@ -20,7 +20,53 @@ type ProjectionOptions struct {
 	Process ProcessOptions  // limits (Profile is set to projection)
 	OutDir  string          // where shrunk failing logs are written ("" none)
 	Shrink  int             // the most folds a shrink may take (0: 200)
-	Ctx     context.Context // stops the run when done (nil: never)
+	Ctx     context.Context // stops the run when done (nil: never): no new log is folded
+	// hosts holds the host process (nil: RunProjection's own); closing it (a second
+	// interrupt, interruptibleHosts) ends the fold in progress, which is then not
+	// reported.
+	hosts *hostSlot
+}
+
+// hostSlot is the one host process of a projection run, replaced after a loss. Close
+// ends it and waits until it is reaped; no process is taken after that.
+type hostSlot struct {
+	mu     sync.Mutex
+	cur    *Process
+	closed bool
+	once   sync.Once
+}
+
+// set makes p the current process; false (and p closed) when the slot is closed.
+func (s *hostSlot) set(p *Process) bool {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		p.Close()
+		return false
+	}
+	s.cur = p
+	s.mu.Unlock()
+	return true
+}
+
+func (s *hostSlot) get() *Process {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cur
+}
+
+// Close ends the current process (bye, then SIGTERM and SIGKILL to its group) and
+// returns once it is reaped; a second call waits for the first.
+func (s *hostSlot) Close() {
+	s.once.Do(func() {
+		s.mu.Lock()
+		s.closed = true
+		p := s.cur
+		s.mu.Unlock()
+		if p != nil {
+			p.Close()
+		}
+	})
 }
 
 // lostInARow is how many logs in a row may lose the host before a projection run stops.
@@ -29,7 +75,8 @@ const lostInARow = 3
 // RunProjection folds every case on the host (one process, a new one after a loss) and
 // returns the report: one result per case, the requirement rows those judged. An error
 // is a host that cannot be used at all. The run stops early when o.Ctx is done (the
-// report then says interrupted) or after lostInARow lost logs in a row.
+// fold in progress finishes on its host, no other starts, and the report says
+// interrupted) or after lostInARow lost logs in a row.
 func RunProjection(cases []ProjectionCase, o ProjectionOptions) (*Report, error) {
 	o.Process.Profile = ProfileProjection
 	if o.Shrink <= 0 {
@@ -46,50 +93,43 @@ func RunProjection(cases []ProjectionCase, o ProjectionOptions) (*Report, error)
 		return nil, err
 	}
 	rep.Host = first.Info()
-	// The current process, closed on Ctrl-C (so the fold in progress ends at once) and at
-	// the end.
-	var mu sync.Mutex
-	cur := first
-	stop := make(chan struct{})
-	defer func() {
-		close(stop)
-		mu.Lock()
-		cur.Close()
-		mu.Unlock()
-	}()
-	go func() {
-		select {
-		case <-ctx.Done():
-			mu.Lock()
-			cur.Close()
-			mu.Unlock()
-		case <-stop:
-		}
-	}()
+	hosts := o.hosts
+	if hosts == nil {
+		hosts = &hostSlot{}
+	}
+	defer hosts.Close()
+	if !hosts.set(first) {
+		rep.Interrupted = true
+		return rep, nil
+	}
 	lost := 0
 	for i, c := range cases {
 		if ctx.Err() != nil {
 			rep.Interrupted = true
 			break
 		}
-		mu.Lock()
-		p := cur
-		mu.Unlock()
+		p := hosts.get()
 		if p.Lost() != nil {
 			p.Close()
 			np, err := Start(o.Argv, o.Process)
+			if err != nil && ctx.Err() != nil {
+				rep.Interrupted = true
+				break
+			}
 			if err != nil {
 				rep.Scenarios = append(rep.Scenarios, ScenarioResult{Name: c.Name, Path: c.Path, Seed: c.Seed, Status: StatusBroken,
 					Lost: fmt.Sprintf("the host could not be restarted (%d logs not folded): %v", len(cases)-i, err)})
 				break
 			}
-			mu.Lock()
-			cur, p = np, np
-			mu.Unlock()
+			if !hosts.set(np) {
+				rep.Interrupted = true
+				break
+			}
+			p = np
 		}
 		r := foldCase(p, c, o)
 		if ctx.Err() != nil && r.Status == StatusBroken {
-			rep.Interrupted = true // the interrupt killed the host: no verdict on this log
+			rep.Interrupted = true // the interrupt closed the host: no verdict on this log
 			break
 		}
 		rep.Scenarios = append(rep.Scenarios, r)

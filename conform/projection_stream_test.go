@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/twosettle/twosettle/engine/wire"
 	"github.com/twosettle/twosettle/harness"
 	"github.com/twosettle/twosettle/scenarios"
 	"github.com/twosettle/twosettle/sessionlog"
@@ -64,5 +66,66 @@ func TestProjectionLogStreamsItsOutput(t *testing.T) {
 	}
 	if w.max > 64<<10 {
 		t.Fatalf("the output went out in a write of %d bytes: it was gathered, not streamed", w.max)
+	}
+}
+
+// conform projection --log and --view judge a file line by line: a malformed first line
+// of a 512 MiB file is reported at once, without reading the file whole (it was, before
+// its first line was judged).
+func TestProjectionLogJudgesAHugeFileLineByLine(t *testing.T) {
+	dir := t.TempDir()
+	huge := filepath.Join(dir, "huge.jsonl")
+	if err := os.WriteFile(huge, []byte("{\"format\":\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(huge, 512<<20); err != nil { // sparse: the file system writes it lazily
+		t.Skip("no sparse file:", err)
+	}
+	l := EdgeLog(7)
+	l.Inherited, l.Parent = 0, ""
+	logFile := filepath.Join(dir, "s.jsonl")
+	b, _ := sessionlog.Append(nil, l)
+	os.WriteFile(logFile, b, 0o644)
+	for _, args := range [][]string{
+		{"projection", "--log", huge},
+		{"projection", "--log", huge, "--view", logFile},
+		{"projection", "--log", logFile, "--view", huge},
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		var out, errb bytes.Buffer
+		code := Main(args, nil, &out, &errb, nil)
+		runtime.ReadMemStats(&after)
+		if code != 2 || !strings.HasPrefix(errb.String(), huge+":1: ") {
+			t.Fatalf("%v: exit %d %s%s", args, code, out.String(), errb.String())
+		}
+		if n := after.TotalAlloc - before.TotalAlloc; n > 16<<20 {
+			t.Fatalf("%v: allocated %d bytes to judge the first line of a 512 MiB file", args, n)
+		}
+	}
+}
+
+// The comparison that reads both files in step reports what CompareViews reports of the
+// whole files, detail included.
+func TestProjectionViewFilesCompareAsCompareViews(t *testing.T) {
+	dir := t.TempDir()
+	l := EdgeLog(7)
+	l.Inherited, l.Parent = 0, ""
+	logFile := filepath.Join(dir, "s.jsonl")
+	b, _ := sessionlog.Append(nil, l)
+	os.WriteFile(logFile, b, 0o644)
+	views := filepath.Join(dir, "v.jsonl")
+	ref := sessionlog.Views(l)
+	for _, k := range []int{0, 2, len(ref) - 1} {
+		got := sessionlog.Views(l)
+		got[k].View = wire.QuestionsView{Active: []wire.PendingRow{{CallID: "zz", State: wire.StateOpen}}}
+		for _, vs := range [][]wire.ViewLine{got, got[:k], append(sessionlog.Views(l), got[k])} {
+			os.WriteFile(views, sessionlog.AppendViews(nil, vs), 0o644)
+			want, wantOK := CompareViews(l, ref, vs)
+			n, d, ok, err := compareViewFiles(logFile, views)
+			if err != nil || n != len(l.Events) || ok != wantOK || d != want {
+				t.Fatalf("k=%d, %d views: %d events, %v %v\n%+v\nwant %v\n%+v", k, len(vs), n, ok, err, d, wantOK, want)
+			}
+		}
 	}
 }

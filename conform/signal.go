@@ -27,6 +27,15 @@ const ExitInterrupted = 130
 // signals: a signal while the hosts are being closed cannot end the command before they
 // are gone.
 func interruptible(pool *Pool, grace time.Duration) (ctx context.Context, stop func()) {
+	return interruptibleHosts(pool, grace)
+}
+
+// hostCloser is what interruptibleHosts closes: every host process of a command, and
+// Close returns once they are reaped (Pool, hostSlot).
+type hostCloser interface{ Close() }
+
+// interruptibleHosts is interruptible for any set of host processes.
+func interruptibleHosts(pool hostCloser, grace time.Duration) (ctx context.Context, stop func()) {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, sigterm)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -77,4 +86,24 @@ func interruptedExit(ctx context.Context, ok bool) int {
 		return ExitInterrupted
 	}
 	return 0
+}
+
+// verdictOK is the ok of interruptedExit for a report: conformant, or, when ctx was
+// interrupted, no failure found (a run cut short is no verdict, but the requirement ids
+// it never reached are not the host's failure either: NO VERDICT for a partial run is the
+// interruption's).
+func verdictOK(ctx context.Context, rep *Report) bool {
+	if ctx.Err() == nil {
+		return rep.Conformant()
+	}
+	_, fail, _, broken := rep.Summary()
+	if fail > 0 || broken > 0 {
+		return false
+	}
+	for _, row := range rep.Requirements() {
+		if row.Status == StatusFail {
+			return false
+		}
+	}
+	return true
 }

@@ -1,16 +1,19 @@
 package conform
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/twosettle/twosettle/engine/wire"
+	"github.com/twosettle/twosettle/fileio"
 )
 
 // The wait profile (docs/PROTOCOL.md, "Profiles", "wait"): the host is the timed wait
@@ -262,28 +265,82 @@ type WaitScript struct {
 	Steps  []WaitStep
 }
 
+// Bounds of a wait script file (ReadWaitScript): a script is a few thousand short lines.
+const (
+	MaxWaitScriptSize = 256 << 20
+	MaxWaitScriptLine = 1 << 20
+)
+
+// ReadWaitScript reads the script file at path: a regular file only, at most
+// MaxWaitScriptSize bytes (fileio.OpenLimited), judged line by line as it is read
+// (ParseWaitScript), so a malformed line is reported when it is reached, not after the
+// whole file was read.
+func ReadWaitScript(path string) (WaitScript, error) {
+	f, err := fileio.OpenLimited(path, MaxWaitScriptSize)
+	if err != nil {
+		return WaitScript{}, err
+	}
+	defer f.Close()
+	return parseWaitScript(path, f)
+}
+
 // ParseWaitScript reads a script file: one step per line in its canonical form; blank
 // lines and lines starting with # are skipped. Time never goes back, and a wait or claim
 // name is created or attached once. Errors are "path:line:col: …".
 func ParseWaitScript(path string, data []byte) (WaitScript, error) {
+	return parseWaitScript(path, bytes.NewReader(data))
+}
+
+func parseWaitScript(path string, r io.Reader) (WaitScript, error) {
 	sc := WaitScript{Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), Path: path, Source: "file"}
-	lines := bytes.Split(data, []byte("\n"))
-	for i, line := range lines {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var line []byte
+	for i := 0; ; i++ {
+		line = line[:0]
+		var err error
+		for {
+			var frag []byte
+			frag, err = br.ReadSlice('\n')
+			if len(line)+len(frag) > MaxWaitScriptLine+1 {
+				return sc, scriptErrorf("%s:%d:1: the line is longer than %d bytes", path, i+1, MaxWaitScriptLine)
+			}
+			line = append(line, frag...)
+			if !errors.Is(err, bufio.ErrBufferFull) {
+				break
+			}
+		}
+		if err != nil && err != io.EOF {
+			return sc, err
+		}
+		if err == io.EOF && len(line) == 0 {
+			return sc, nil
+		}
+		line = bytes.TrimSuffix(line, []byte("\n"))
 		trimmed := bytes.TrimSpace(line)
-		if len(trimmed) == 0 || trimmed[0] == '#' {
-			continue
+		if len(trimmed) > 0 && trimmed[0] != '#' {
+			col := bytes.Index(line, trimmed) + 1
+			s, err := ParseWaitStep(trimmed)
+			if err != nil {
+				return sc, scriptErrorf("%s:%d:%d: %v", path, i+1, col, err)
+			}
+			sc.Steps = append(sc.Steps, s)
+			if err := checkWaitSteps(sc.Steps); err != nil {
+				return sc, scriptErrorf("%s:%d:%d: %v", path, i+1, col, err)
+			}
 		}
-		col := bytes.Index(line, trimmed) + 1
-		s, err := ParseWaitStep(trimmed)
-		if err != nil {
-			return sc, fmt.Errorf("%s:%d:%d: %v", path, i+1, col, err)
-		}
-		sc.Steps = append(sc.Steps, s)
-		if err := checkWaitSteps(sc.Steps); err != nil {
-			return sc, fmt.Errorf("%s:%d:%d: %v", path, i+1, col, err)
+		if err == io.EOF {
+			return sc, nil
 		}
 	}
-	return sc, nil
+}
+
+// scriptError is a malformed script file, "path:line:col: …" (not a file that cannot be read).
+type scriptError struct{ msg string }
+
+func (e *scriptError) Error() string { return e.msg }
+
+func scriptErrorf(format string, args ...any) error {
+	return &scriptError{fmt.Sprintf(format, args...)}
 }
 
 // checkWaitSteps checks the last step against those before it.

@@ -2,10 +2,10 @@ package conform
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/benbjohnson/clock"
 	"github.com/twosettle/twosettle/golden"
@@ -50,13 +50,11 @@ func runWaitProfile(args []string, stdout, stderr io.Writer, env []string) int {
 	}
 	var scripts []WaitScript
 	for _, p := range paths {
-		data, err := os.ReadFile(p)
+		sc, err := ReadWaitScript(p)
 		if err != nil {
-			fmt.Fprintln(stderr, "conform:", err)
-			return 2
-		}
-		sc, err := ParseWaitScript(p, data)
-		if err != nil {
+			if bad := (*scriptError)(nil); !errors.As(err, &bad) {
+				err = fmt.Errorf("conform: %w", err)
+			}
 			fmt.Fprintln(stderr, err)
 			return 2
 		}

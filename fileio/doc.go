@@ -1,6 +1,7 @@
 // Package fileio is how the commands touch files: every input is read from a regular
-// file through a size limit (ReadLimited: no /dev/zero exhausting memory, no FIFO
-// blocking forever, no 50 MB file read whole before a 1 MiB limit refuses it), and every
+// file through a size limit (ReadLimited, or OpenLimited for a reader that judges it as
+// it goes: no /dev/zero exhausting memory, no FIFO blocking forever, no 50 MB file read
+// whole before a 1 MiB limit refuses it), and every
 // output is written atomically (WriteAtomic: a temporary file in the same directory,
 // mode 0644, fsynced, renamed into place, removed on every error path), after its
 // location was checked before any long work started (CheckDir, CheckFile). Only a

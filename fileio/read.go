@@ -27,6 +27,19 @@ func (e *TooLargeError) Error() string {
 // larger than limit is a *TooLargeError, found without reading it whole, even when it
 // grows after the check).
 func ReadLimited(path string, limit int64) ([]byte, error) {
+	f, err := OpenLimited(path, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// OpenLimited opens the regular file at path for reading as ReadLimited reads it, for a
+// reader that judges its input as it goes (a JSON Lines file, line by line) instead of
+// reading it whole first: what it refuses it refuses before opening, and reading past
+// limit bytes is a *TooLargeError (a file that grew after the check).
+func OpenLimited(path string, limit int64) (io.ReadCloser, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -41,23 +54,41 @@ func ReadLimited(path string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	// The path may have been replaced between Stat and Open: check what was opened.
 	if st, err = f.Stat(); err != nil {
+		f.Close()
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
+		f.Close()
 		return nil, &fs.PathError{Op: "read", Path: path, Err: notRegular(st.Mode())}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, &TooLargeError{Path: path, Limit: limit}
-	}
-	return data, nil
+	return &limitedFile{f: f, path: path, limit: limit, left: limit}, nil
 }
+
+// limitedFile reads a file up to a limit; one byte past it is a *TooLargeError.
+type limitedFile struct {
+	f           *os.File
+	path        string
+	limit, left int64
+}
+
+func (l *limitedFile) Read(b []byte) (int, error) {
+	if l.left < 0 {
+		return 0, &TooLargeError{Path: l.path, Limit: l.limit}
+	}
+	if int64(len(b)) > l.left+1 {
+		b = b[:l.left+1]
+	}
+	n, err := l.f.Read(b)
+	l.left -= int64(n)
+	if l.left < 0 {
+		return 0, &TooLargeError{Path: l.path, Limit: l.limit}
+	}
+	return n, err
+}
+
+func (l *limitedFile) Close() error { return l.f.Close() }
 
 func notRegular(m fs.FileMode) error {
 	what := "a special file"

@@ -599,6 +599,12 @@ func (d *dec) scenario(n *yaml.Node) *Scenario {
 	if v := f["explore"]; v != nil {
 		s.Explore = d.explore(v)
 	}
+	if v := f["timeout"]; v != nil {
+		// Here rather than in Validate, which has only the scenario's position.
+		if msg, hint := refusedTimeout(s); msg != "" {
+			d.fail(v, hint, "%s", msg)
+		}
+	}
 	return s
 }
 

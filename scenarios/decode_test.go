@@ -175,6 +175,10 @@ func TestDecodeReportsBadInput(t *testing.T) {
 		{"duplicate requirement", base + "covers: [WAIT-1, WAIT-1]\n", "6:18", "WAIT-1 is listed twice", ""},
 		{"wrong type", base + "timeout: fast\n", "6:10", "timeout must be a whole number", ""},
 		{"timeout with unit", base + "timeout: 5s\n", "6:10", "timeout must be a whole number", "seconds without a unit"},
+		{"a default timeout of 0 the host refuses (TOOL-3)", base + "timeout: 0\n", "6:10", "the host refuses timeout 0", "host-config: refused"},
+		{"a default timeout past the tool's range (TOOL-3)", base + "timeout: 2147484\n", "6:10", "the host refuses timeout 2147484", "from 1 to 2147483"},
+		{"a negative default timeout other than -1 (TOOL-3)", base + "timeout: -2\n", "6:10", "the host refuses timeout -2", "write -1"},
+		{"a refused timeout with host-config: accepted", base + "timeout: 0\nexpect:\n  - {at: end, host-config: accepted}\n", "6:10", "the host refuses timeout 0", ""},
 		{"duplicate mode", base + "mode: timd\n", "6:1", `the key "mode" appears twice`, ""},
 		{"unknown mode value", "name: x\nsummary: y\nmode: timd\n", "3:7", `unknown mode "timd"`, `did you mean "timed"?`},
 		{"duration without unit", base + "write-window: 200\n", "6:15", "write-window needs a unit", "200ms"},
@@ -277,6 +281,32 @@ func TestDecodeReportsBadInput(t *testing.T) {
 				t.Errorf("no hint")
 			}
 		})
+	}
+}
+
+// A configured default timeout the host refuses (TOOL-3) is valid only in a scenario that
+// expects the refusal; one the host takes is valid either way, and the legacy tool does
+// not read it.
+func TestDecodeTimeoutTheHostRefuses(t *testing.T) {
+	for _, c := range []string{
+		base + "timeout: 0\nexpect:\n  - {at: end, host-config: refused, contains: timeout}\n",
+		base + "timeout: -1\n",
+		base + "timeout: 2147483\n",
+		"name: x\nsummary: y\nmode: legacy\ntimeout: 0\n",
+	} {
+		if _, err := Decode("f.yaml", []byte(c)); err != nil {
+			t.Errorf("refused:\n%s\n%v", c, err)
+		}
+	}
+	// Validate, for generated values, refuses it too (at the scenario's position).
+	zero := int64(0)
+	s := &Scenario{Name: "x", Summary: "y", Mode: ModeTimed, Timeout: &zero}
+	if err := Validate(s); err == nil || !strings.Contains(err.Error(), "the host refuses timeout 0") {
+		t.Errorf("Validate: %v", err)
+	}
+	s.Expect = []Expectation{{End: true, Kind: ExpectHostConfig, Subject: "refused"}}
+	if err := Validate(s); err != nil {
+		t.Errorf("Validate with host-config: refused: %v", err)
 	}
 }
 

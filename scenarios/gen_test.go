@@ -152,6 +152,10 @@ func (g *gen) scenario() *Scenario {
 			s.Expect = append(s.Expect, e)
 		}
 	}
+	if msg, _ := refusedTimeout(s); msg != "" {
+		// A timeout the host refuses is valid only where the refusal is expected (TOOL-3).
+		s.Expect = append(s.Expect, Expectation{End: true, Kind: ExpectHostConfig, Subject: "refused"})
+	}
 	if rapid.Bool().Draw(g.t, "explore?") {
 		rate := func(l string) float64 { return rapid.SampledFrom([]float64{0, 0.5, 1, 2, 12.25}).Draw(g.t, l) }
 		s.Explore = &Explore{

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/twosettle/twosettle/engine/questions"
 )
 
 // Validate checks what a scenario means, beyond what a YAML decoder can see: names,
@@ -79,6 +81,9 @@ func (v *validator) run() {
 	}
 	if s.Mode != "" && s.Mode != ModeLegacy && s.Mode != ModeTimed {
 		v.fail(s.Pos, oneOf(s.Mode, modes), "unknown mode %q", s.Mode)
+	}
+	if msg, hint := refusedTimeout(s); msg != "" {
+		v.fail(s.Pos, hint, "%s", msg)
 	}
 	if (s.WriteWindow != nil && *s.WriteWindow < 0) || s.Limit < 0 || (s.AutoEnd < 0 && s.AutoEnd != Never) {
 		v.fail(s.Pos, "write a positive duration", "write-window, limit and auto-end cannot be negative")
@@ -162,6 +167,32 @@ func (v *validator) run() {
 			}
 		}
 	}
+}
+
+// refusedTimeout is the error (and its hint) of a configured default timeout the
+// reference host refuses when it registers the tool (TOOL-3: questions.CheckToolConfig),
+// "" when the host takes it or the scenario expects the refusal (a host-config: refused
+// expectation, which shows it). Such a scenario could never run, so check refuses it at
+// the timeout: key rather than let run report a refused host.
+func refusedTimeout(s *Scenario) (msg, hint string) {
+	if s.Timeout == nil || s.Mode != ModeTimed {
+		return "", ""
+	}
+	t := *s.Timeout
+	if questions.CheckToolConfig(questions.ToolConfig{Mode: s.Mode, Timeout: int(t), TimeoutSet: true}) == nil {
+		return "", ""
+	}
+	for i := range s.Expect {
+		if e := &s.Expect[i]; e.Kind == ExpectHostConfig && e.Subject == "refused" {
+			return "", ""
+		}
+	}
+	hint = fmt.Sprintf("write -1 (wait indefinitely) or whole seconds from 1 to %d", questions.MaxTimeoutSec)
+	if t == 0 {
+		hint += "; leave timeout: out for the tool's default (120)"
+	}
+	hint += "; to show the refusal, expect it: {at: end, host-config: refused}"
+	return fmt.Sprintf("the host refuses timeout %d: the tool's default timeout must be -1 or 1..%d seconds (TOOL-3)", t, questions.MaxTimeoutSec), hint
 }
 
 func reserved(name string) bool {

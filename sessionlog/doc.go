@@ -14,8 +14,10 @@
 //     ("export/s1.jsonl:3: event.seq: want an integer, got string").
 //   - Encoding is canonical: the same Log gives the same bytes, every line ends with a
 //     newline, and Decode(Append(l)) == l.
-//   - Files are read as the commands read every input (fileio.ReadLimited: a regular file
-//     only, at most MaxFileSize bytes).
+//   - Files are read as the commands read every input (fileio.OpenLimited: a regular file
+//     only, at most MaxFileSize bytes), and judged line by line as they are read
+//     (LogReader, ViewReader): a malformed line is reported when it is reached, never
+//     after the whole file was read, and a line is at most MaxLineSize bytes.
 //
 // Imports: the standard library, engine/session, engine/wire, engine/questions (Views, the
 // reference projection) and fileio.

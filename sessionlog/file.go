@@ -2,7 +2,6 @@ package sessionlog
 
 import (
 	"github.com/twosettle/twosettle/engine/wire"
-	"github.com/twosettle/twosettle/fileio"
 )
 
 // MaxFileSize is the largest log or view file ReadFile and ReadViewFile read: months of
@@ -10,20 +9,23 @@ import (
 const MaxFileSize = 1 << 30
 
 // ReadFile reads and decodes the log file at path: a regular file only, through
-// MaxFileSize (fileio.ReadLimited), decoded by Decode.
+// MaxFileSize (fileio.OpenLimited), judged line by line as it is read (LogReader), so a
+// malformed line is reported when it is reached, not after the whole file was read.
 func ReadFile(path string) (*Log, error) {
-	data, err := fileio.ReadLimited(path, MaxFileSize)
+	r, err := OpenLog(path)
 	if err != nil {
 		return nil, err
 	}
-	return Decode(path, data)
+	defer r.Close()
+	return r.ReadAll()
 }
 
 // ReadViewFile reads and decodes the view file at path, as ReadFile does a log.
 func ReadViewFile(path string) ([]wire.ViewLine, error) {
-	data, err := fileio.ReadLimited(path, MaxFileSize)
+	r, err := OpenViews(path)
 	if err != nil {
 		return nil, err
 	}
-	return DecodeViews(path, data)
+	defer r.Close()
+	return readViews(r)
 }

@@ -2,6 +2,7 @@ package sessionlog
 
 import (
 	"bytes"
+	"io"
 	"strconv"
 
 	"github.com/twosettle/twosettle/engine/session"
@@ -49,57 +50,13 @@ func Append(b []byte, l *Log) ([]byte, error) {
 	return b, nil
 }
 
-// lines splits a file into its lines: each ends with '\n' (the last may not), and a
-// '\r' before it is dropped. A file that ends with a newline has no empty last line.
-//
-// A UTF-8 byte order mark at the start of the file (which some editors on Windows
-// write) is not part of the first line: JSON allows a reader to ignore it, and it was
-// reported as "invalid character 'ï'".
-func lines(data []byte) [][]byte {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	var out [][]byte
-	for len(data) > 0 {
-		i := bytes.IndexByte(data, '\n')
-		var line []byte
-		if i < 0 {
-			line, data = data, nil
-		} else {
-			line, data = data[:i], data[i+1:]
-		}
-		out = append(out, bytes.TrimSuffix(line, []byte{'\r'}))
-	}
-	return out
-}
-
-// Decode reads a log file named name (for errors).
+// Decode reads a log file named name (for errors), line by line (LogReader).
 func Decode(name string, data []byte) (*Log, error) {
-	ls := lines(data)
-	if len(ls) == 0 {
-		return nil, &Error{name, 1, "empty file: a Session log starts with its header line {\"format\":\"" + wire.LogFormat + "\",…}"}
-	}
-	h, err := wire.DecodeLogHeader(ls[0])
+	r, err := NewLogReader(name, bytes.NewReader(data))
 	if err != nil {
-		return nil, &Error{name, 1, err.Error()}
+		return nil, err
 	}
-	l := &Log{Session: h.Session, Parent: h.Parent, Inherited: h.Inherited}
-	for i, line := range ls[1:] {
-		n := i + 2
-		if len(bytes.TrimSpace(line)) == 0 {
-			return nil, &Error{name, n, "empty line (one event per line, no blank lines)"}
-		}
-		e, err := wire.DecodeEvent(line)
-		if err != nil {
-			return nil, &Error{name, n, err.Error()}
-		}
-		if k := len(l.Events); k > 0 && e.Seq <= l.Events[k-1].Seq {
-			return nil, &Error{name, n, "event.seq: " + strconv.Itoa(e.Seq) + " after " + strconv.Itoa(l.Events[k-1].Seq) + " (seqs must increase)"}
-		}
-		if e.Seq < 0 {
-			return nil, &Error{name, n, "event.seq: negative seq " + strconv.Itoa(e.Seq)}
-		}
-		l.Events = append(l.Events, e)
-	}
-	return l, nil
+	return r.ReadAll()
 }
 
 // AppendViews appends a view file: one line per view.
@@ -111,18 +68,21 @@ func AppendViews(b []byte, views []wire.ViewLine) []byte {
 	return b
 }
 
-// DecodeViews reads a view file named name (for errors).
+// DecodeViews reads a view file named name (for errors), line by line (ViewReader).
 func DecodeViews(name string, data []byte) ([]wire.ViewLine, error) {
+	return readViews(NewViewReader(name, bytes.NewReader(data)))
+}
+
+func readViews(r *ViewReader) ([]wire.ViewLine, error) {
 	var out []wire.ViewLine
-	for i, line := range lines(data) {
-		if len(bytes.TrimSpace(line)) == 0 {
-			return nil, &Error{name, i + 1, "empty line (one view per line, no blank lines)"}
+	for {
+		v, err := r.Next()
+		if err == io.EOF {
+			return out, nil
 		}
-		v, err := wire.DecodeViewLine(line)
 		if err != nil {
-			return nil, &Error{name, i + 1, err.Error()}
+			return nil, err
 		}
 		out = append(out, v)
 	}
-	return out, nil
 }
