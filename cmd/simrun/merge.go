@@ -16,7 +16,7 @@ func init() {
 	commands["merge"] = command{"merge the reports of a sharded campaign (simrun fuzz or conform fuzz) into one", mergeMain}
 }
 
-// mergeMain is `simrun merge [--out DIR] [--json] [--junit FILE] SHARD...`: each SHARD
+// mergeMain is `simrun merge [--out DIR] [--json FILE] [--junit FILE] SHARD...`: each SHARD
 // is a shard's --out directory (its record shard-K-of-N.json and its failure files) or
 // a fuzz report file. The merged report is the one a single unsharded campaign of the
 // same seeds prints, in the format of the command the shards ran (docs/ci.md, "Merging
@@ -24,18 +24,24 @@ func init() {
 func mergeMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("simrun merge", flag.ContinueOnError)
 	out := fs.String("out", "", "copy the failures' files here and name them there (default: fuzz-failures for simrun fuzz shards, conform-failures for conform fuzz)")
-	asJSON := fs.Bool("json", false, "print the merged report as one JSON object, in the format of the command the shards ran")
+	jsonOut := fs.String("json", "", "also write the merged report as JSON to this file, in the format of the command the shards ran (- for stdout, instead of the text report)")
 	junitOut := fs.String("junit", "", "also write the merged campaign as JUnit XML to this file")
 	paths, ok := parse(fs, args, stderr)
 	if !ok {
 		return 2
 	}
 	if len(paths) == 0 {
-		fmt.Fprintln(stderr, "simrun merge: name the shards' directories or reports: simrun merge [--out DIR] [--json] [--junit FILE] SHARD...")
+		fmt.Fprintln(stderr, "simrun merge: name the shards' directories or reports: simrun merge [--out DIR] [--json FILE] [--junit FILE] SHARD...")
 		return 2
 	}
 	if !checkJUnit("simrun merge", *junitOut, stderr) {
 		return 2
+	}
+	if *jsonOut != "" && *jsonOut != "-" {
+		if err := fileio.CheckFile(*jsonOut); err != nil {
+			fmt.Fprintln(stderr, "simrun merge: --json:", err)
+			return 2
+		}
 	}
 	recs, err := explore.ReadShards(paths)
 	if err != nil {
@@ -86,10 +92,16 @@ func mergeMain(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	if *asJSON {
+	if *jsonOut == "-" {
 		stdout.Write(report)
 	} else {
 		writeMergeText(stdout, m, replay)
+	}
+	if *jsonOut != "" && *jsonOut != "-" {
+		if err := fileio.WriteAtomic(*jsonOut, report); err != nil {
+			fmt.Fprintln(stderr, "simrun merge: --json:", err)
+			return 2
+		}
 	}
 	if *junitOut != "" && !writeJUnit("simrun merge", *junitOut, rep.JUnit(command, "", replay), stderr) {
 		return 2
@@ -172,6 +184,10 @@ func writeMergeText(w io.Writer, m *explore.Merged, replay func(explore.Failure)
 	if len(rep.Missing) > 0 {
 		what += fmt.Sprintf(", %d shards missing", len(rep.Missing))
 	}
-	fmt.Fprintf(w, "%d seeds%s, %d failures (longest shard %s, %d records)\n", rep.SeedsRun, what, len(rep.Failures),
-		rep.Elapsed.Truncate(time.Millisecond), rep.Records)
+	records := "" // conform fuzz reports count none
+	if rep.Records > 0 {
+		records = fmt.Sprintf(", %d records", rep.Records)
+	}
+	fmt.Fprintf(w, "%d seeds%s, %d failures (longest shard %s%s)\n", rep.SeedsRun, what, len(rep.Failures),
+		rep.Elapsed.Truncate(time.Millisecond), records)
 }

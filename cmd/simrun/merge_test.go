@@ -100,7 +100,7 @@ func campaignVsShards(t *testing.T, dir string, fuzz func(args ...string) (int, 
 		}
 		shards = append(shards, sd)
 	}
-	mergedCode, mout, merrs := run(append([]string{"merge", "--json", "--out", F, "--junit", filepath.Join(dir, "merged.xml")}, shards...)...)
+	mergedCode, mout, merrs := run(append([]string{"merge", "--json", "-", "--out", F, "--junit", filepath.Join(dir, "merged.xml")}, shards...)...)
 	if mergedCode != oneCode {
 		t.Fatalf("merge: exit %d, the campaign %d\n%s", mergedCode, oneCode, merrs)
 	}
@@ -234,7 +234,7 @@ func TestMergeRefusesOtherCampaignsAndNamesMissingShards(t *testing.T) {
 	}
 	// a missing shard: the report of what there is, naming it, and exit 2 (no failure)
 	junitPath := filepath.Join(dir, "m.xml")
-	code, out, errs := run("merge", "--json", "--junit", junitPath, "--out", filepath.Join(dir, "m"), a[1])
+	code, out, errs := run("merge", "--json", "-", "--junit", junitPath, "--out", filepath.Join(dir, "m"), a[1])
 	var m fuzzJSON
 	if err := json.Unmarshal([]byte(out), &m); err != nil {
 		t.Fatal(err, out)
@@ -298,7 +298,7 @@ func TestTimeBoxedShardsSayWhichSeedsTheyRan(t *testing.T) {
 		dirs = append(dirs, sd)
 	}
 	covered = explore.CoveredBy(1, 2, runs)
-	code, out, errs := run(append([]string{"merge", "--json", "--out", filepath.Join(dir, "m")}, dirs...)...)
+	code, out, errs := run(append([]string{"merge", "--json", "-", "--out", filepath.Join(dir, "m")}, dirs...)...)
 	var m fuzzJSON
 	if err := json.Unmarshal([]byte(out), &m); err != nil || code > 1 {
 		t.Fatalf("exit %d %v %s", code, err, errs)
@@ -342,7 +342,7 @@ func TestCorpusReplayedFirstInEveryShard(t *testing.T) {
 	if code != 1 || !strings.HasPrefix(out, "FAIL    corpus "+yamls[0]) || !strings.Contains(out, fmt.Sprintf("corpus: %d scenarios replayed, %d failed", len(yamls), len(yamls))) {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
-	code, out, _ = run(append([]string{"merge", "--json", "--junit", filepath.Join(dir, "m.xml"), "--out", filepath.Join(dir, "merged")}, s...)...)
+	code, out, _ = run(append([]string{"merge", "--json", "-", "--junit", filepath.Join(dir, "m.xml"), "--out", filepath.Join(dir, "merged")}, s...)...)
 	var m fuzzJSON
 	if err := json.Unmarshal([]byte(out), &m); err != nil || code != 1 || len(m.Corpus) != len(yamls) || !m.Corpus[0].Failed() {
 		t.Fatalf("exit %d %v %+v", code, err, m.Corpus)
