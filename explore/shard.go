@@ -173,39 +173,33 @@ func Covered(start, k, n, run uint64) []SeedRange {
 }
 
 // CoveredBy is the seeds the shards of a campaign from start in n shards ran together,
-// runs[k] being how many seeds shard k ran (a shard not in runs ran none): the shortest
-// list of ranges in seed order, contiguous wherever every shard ran the seeds. Never nil.
+// runs[k] being how many seeds shard k ran (a shard not in runs ran none): one contiguous
+// range for the seeds every shard ran, then each shard's further seeds as one range of
+// step n, in seed order, single seeds next to a range joined to it. Never nil.
 func CoveredBy(start, n uint64, runs map[uint64]uint64) []SeedRange {
 	out := []SeedRange{}
-	// Shard k ran indices k-1+j*n for j < runs[k]. Between two distinct counts lo < hi,
-	// the shards with runs >= hi ran every j in [lo, hi).
-	levels := []uint64{0}
-	for _, c := range runs {
-		if c > 0 && !slices.Contains(levels, c) {
-			levels = append(levels, c)
+	// Shard k ran indices k-1+j*n for j < runs[k]: every shard ran j < least.
+	var least uint64
+	if uint64(len(runs)) == n {
+		least = ^uint64(0)
+		for k, c := range runs {
+			if k >= 1 && k <= n {
+				least = min(least, c)
+			}
 		}
 	}
-	slices.Sort(levels)
-	for i := 0; i+1 < len(levels); i++ {
-		lo, hi := levels[i], levels[i+1]
-		var in []uint64
-		for k, c := range runs {
-			if c >= hi && k >= 1 && k <= n {
-				in = append(in, k)
-			}
-		}
-		slices.Sort(in)
-		if uint64(len(in)) == n {
-			out = append(out, SeedRange{First: start + lo*n, Last: start + hi*n - 1})
+	if least > 0 {
+		out = append(out, SeedRange{First: start, Last: start + least*n - 1})
+	}
+	for k, c := range runs {
+		if k < 1 || k > n || c <= least {
 			continue
 		}
-		for _, k := range in {
-			r := SeedRange{First: start + k - 1 + lo*n, Last: start + k - 1 + (hi-1)*n}
-			if r.First != r.Last && n > 1 {
-				r.Step = n
-			}
-			out = append(out, r)
+		r := SeedRange{First: start + k - 1 + least*n, Last: start + k - 1 + (c-1)*n}
+		if r.First != r.Last && n > 1 {
+			r.Step = n
 		}
+		out = append(out, r)
 	}
 	slices.SortFunc(out, func(a, b SeedRange) int {
 		if a.First < b.First {
