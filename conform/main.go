@@ -29,7 +29,7 @@ import (
 //
 //	conform --host 'CMD ARGS' [--seed N] [--json FILE] [--junit FILE] [--timeout D] [--allow-partial] [-v] [FILES|DIRS]
 //	conform --realtime --host 'CMD ARGS' [--seeds N] [--start S] [--budget D] [--early D] [--late D] [...] [FILES]
-//	conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--json FILE] [--junit FILE]
+//	conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--corpus DIR] [--json FILE] [--junit FILE]
 //	conform --profile projection --host 'CMD ARGS' [--library=false] [--seeds N] [--edge N] [--start S] [--out DIR] [--json FILE] [--junit FILE] [-v] [LOG.jsonl|DIR...]
 //	conform projection --log FILE.jsonl [--view FILE.jsonl] | --log DIR --view DIR
 //	conform refhost [--mutant NAME] [--variant NAME[,NAME...]] [--real-timers]
@@ -83,9 +83,10 @@ const usage = `usage:
   conform --realtime --host 'CMD ARGS' [--seeds N] [--start S] [--budget D] [--early D] [--late D] [...] [FILES]
       a host on its own timers: generated scenarios suited to real time (or the given files), paced
       on the real clock and judged within a tolerance; not replayable
-  conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--json FILE] [--junit FILE]
+  conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--corpus DIR] [--json FILE] [--junit FILE]
       run the swarm fuzzer against the host (one process per worker), generating only what its features
-      allow (the summary says what was left out and why); failures are shrunk and written
+      allow (the summary says what was left out and why); failures are shrunk and written; a shard
+      (--shard) also writes DIR/shard-K-of-N.json, which simrun merge joins with the other shards'
   conform --profile projection --host 'CMD ARGS' [--library=false] [--seeds N] [--edge N] [--start S] [--out DIR] [--json FILE] [--junit FILE] [-v] [LOG.jsonl|DIR...]
       the projection profile: the host is a userQuestions fold; every Session of the library, of N fuzz
       seeds and of N generated edge logs (or the given log files, a directory meaning its *.jsonl) is streamed to it event by event and

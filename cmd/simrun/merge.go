@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/twosettle/twosettle/conform"
@@ -182,7 +183,7 @@ func writeMergeText(w io.Writer, m *explore.Merged, replay func(explore.Failure)
 		what = ", interrupted"
 	}
 	if len(rep.Missing) > 0 {
-		what += fmt.Sprintf(", %d shards missing", len(rep.Missing))
+		what += ", missing " + strings.Join(rep.Missing, " ")
 	}
 	records := "" // conform fuzz reports count none
 	if rep.Records > 0 {
