@@ -17,7 +17,7 @@ func TestCoveredBy(t *testing.T) {
 		{1, 4, map[uint64]uint64{1: 250, 2: 250, 3: 250, 4: 250}, "1-1000"},
 		{1, 4, map[uint64]uint64{1: 3, 2: 3, 3: 2, 4: 2}, "1-10"}, // 10 seeds in 4 shards
 		{5, 3, map[uint64]uint64{2: 4}, "6-15 step 3"},            // one shard alone
-		{1, 3, map[uint64]uint64{1: 2, 3: 1}, "1-4 step 3, 3"},           // shard 2 missing
+		{1, 3, map[uint64]uint64{1: 2, 3: 1}, "1-4 step 3, 3"},    // shard 2 missing
 		{1, 2, map[uint64]uint64{1: 5, 2: 2}, "1-4, 5-9 step 2"},
 		{1, 4, map[uint64]uint64{1: 203, 2: 455, 3: 568, 4: 492}, "1-812, 814-1818 step 4, 815-2271 step 4, 816-1968 step 4"}, // time-boxed: shard 1 ran further
 		{1, 4, map[uint64]uint64{1: 2, 2: 4, 3: 1, 4: 2}, "1-5, 6-14 step 4, 8"},                                              // ragged: 1,5 2,6,10,14 3 4,8
