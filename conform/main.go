@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -25,7 +27,7 @@ import (
 //
 //	conform --host 'CMD ARGS' [--seed N] [--json FILE] [--junit FILE] [--timeout D] [--allow-partial] [-v] [FILES|DIRS]
 //	conform --realtime --host 'CMD ARGS' [--seeds N] [--start S] [--budget D] [--early D] [--late D] [...] [FILES]
-//	conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--json FILE] [--junit FILE]
+//	conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--corpus DIR] [--json FILE] [--junit FILE]
 //	conform --profile projection --host 'CMD ARGS' [--library=false] [--seeds N] [--edge N] [--start S] [--out DIR] [--json FILE] [--junit FILE] [-v] [LOG.jsonl|DIR...]
 //	conform projection --log FILE.jsonl [--view FILE.jsonl] | --log DIR --view DIR
 //	conform refhost [--mutant NAME] [--variant NAME[,NAME...]] [--real-timers]
@@ -89,9 +91,10 @@ const usage = `usage:
   conform --realtime --host 'CMD ARGS' [--seeds N] [--start S] [--budget D] [--early D] [--late D] [...] [FILES]
       a host on its own timers: generated scenarios suited to real time (or the given files), paced
       on the real clock and judged within a tolerance; not replayable
-  conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--json FILE] [--junit FILE]
+  conform fuzz --host 'CMD ARGS' [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--corpus DIR] [--json FILE] [--junit FILE]
       run the swarm fuzzer against the host (one process per worker), generating only what its features
-      allow (the summary says what was left out and why); failures are shrunk and written
+      allow (the summary says what was left out and why); failures are shrunk and written; a shard
+      (--shard) also writes DIR/shard-K-of-N.json, which simrun merge joins with the other shards'
   conform --profile projection --host 'CMD ARGS' [--library=false] [--seeds N] [--edge N] [--start S] [--out DIR] [--json FILE] [--junit FILE] [-v] [LOG.jsonl|DIR...]
       the projection profile: the host is a userQuestions fold; every Session of the library, of N fuzz
       seeds and of N generated edge logs (or the given log files, a directory meaning its *.jsonl) is streamed to it event by event and
@@ -475,6 +478,11 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 	out := fs.String("out", "conform-failures", "the directory failures are written to (YAML + transcript)")
 	noShrink := fs.Bool("no-shrink", false, "write failures as generated, without shrinking")
 	jsonOut := fs.String("json", "", "write the campaign as JSON to this file (- for stdout): seeds_run, failures, interrupted")
+	var corpus []string
+	fs.Func("corpus", "replay the scenarios of this directory (or file) first: the shrunk failures of earlier campaigns (repeatable)", func(v string) error {
+		corpus = append(corpus, v)
+		return nil
+	})
 	junitOut := fs.String("junit", "", "write the campaign as JUnit XML to this file: a testcase per failing seed and one for the campaign")
 	if hasFlag(args, "realtime") {
 		fmt.Fprintln(stderr, "conform fuzz: the campaign runs on the runner's time; conform --realtime --seeds N runs generated scenarios in real time")
@@ -533,13 +541,26 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 	var skip []string
 	c.Gen, skip = FuzzGen(role, info.Features)
 	c.Options = explore.Options{Host: pool.Factory, Skip: skip}
-	replayFlag := "--host"
 	if hf.client != "" {
 		c.Options = explore.Options{Client: pool.ClientFactory}
-		replayFlag = "--client"
 	}
-	replay := func(f explore.Failure) string {
-		return fmt.Sprintf("conform %s %s -v %s", replayFlag, ShellQuote(hf.host), ShellQuote(f.File))
+	replay := func(f explore.Failure) string { return fuzzReplay(role, hf.host, f.File) }
+	corpusDigest := ""
+	if len(corpus) > 0 {
+		var err error
+		if c.Corpus, corpusDigest, err = explore.LoadCorpus(corpus); err != nil {
+			fmt.Fprintln(stderr, "conform fuzz: --corpus:", err)
+			return 2
+		}
+	}
+	id := explore.NewIdentity("conform fuzz", c, map[string]string{"role": role, "process": hf.host,
+		"process_version": info.Name + " " + info.Version, "timeout": hf.timeout.String(), "max_line": fmt.Sprint(hf.maxLine),
+		"no_shrink": fmt.Sprint(*noShrink), "generator": strings.Join(c.Gen.Off(), "; "), "not_checked": strings.Join(skip, ","),
+		"corpus": corpusDigest})
+	c.OnCorpus = func(r explore.CorpusResult) {
+		if r.Failed() {
+			fmt.Fprintf(stdout, "FAIL    corpus %s: %s\n        replay: %s\n", r.File, r.Message, fuzzReplay(role, hf.host, r.File))
+		}
 	}
 	c.OnFailure = func(f explore.Failure) {
 		fmt.Fprintf(stdout, "FAIL    seed %d: %s\n", f.Seed, f.Message)
@@ -558,7 +579,13 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 		fmt.Fprintln(stderr, "conform fuzz:", err)
 		return 2
 	}
+	for i := range rep.Corpus {
+		rep.Corpus[i].Replay = fuzzReplay(role, hf.host, rep.Corpus[i].File)
+	}
 	what := fmt.Sprintf("%d seeds", rep.SeedsRun)
+	if *shard != "" {
+		what += " (shard " + *shard + ")"
+	}
 	if rep.Interrupted {
 		what += ", interrupted"
 	}
@@ -577,30 +604,38 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 		fmt.Fprintf(stdout, "  %-32s %d\n", n, names[n])
 	}
 	cov.write(stdout, role)
+	if len(rep.Corpus) > 0 {
+		fmt.Fprintf(stdout, "corpus: %d scenarios replayed, %d failed\n", len(rep.Corpus), rep.CorpusFailures())
+	}
+	if c.Shards > 0 || c.Duration > 0 {
+		fmt.Fprintf(stdout, "seeds run: %s\n", explore.RangesString(rep.Covered))
+	}
 	fmt.Fprintf(stdout, "%d passed, %d failed\n", rep.SeedsRun-uint64(len(rep.Failures)), len(rep.Failures))
+	failures := rep.Failures
+	if failures == nil {
+		failures = []explore.Failure{}
+	}
+	// The judged process is named under its role: "host" or "client".
+	j := fuzzReport{Role: role, SeedsRun: rep.SeedsRun, Failures: failures, Interrupted: rep.Interrupted, ElapsedMs: rep.Elapsed.Milliseconds(), fuzzCoverage: cov,
+		Shard: *shard, Campaign: &id, Covered: rep.Covered, Corpus: rep.Corpus}
+	if role == RoleClient {
+		j.Client = info.Name + " " + info.Version
+	} else {
+		j.Host = info.Name + " " + info.Version
+	}
+	b, _ := json.MarshalIndent(j, "", "  ")
+	b = append(b, '\n')
+	if c.Shards > 0 {
+		err := os.MkdirAll(c.OutDir, 0o755)
+		if err == nil {
+			err = fileio.WriteAtomic(filepath.Join(c.OutDir, explore.RecordName(c.Shard, c.Shards)), b)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "conform fuzz: the shard's record:", err)
+			return 2
+		}
+	}
 	if *jsonOut != "" {
-		failures := rep.Failures
-		if failures == nil {
-			failures = []explore.Failure{}
-		}
-		// The judged process is named under its role: "host" or "client".
-		j := struct {
-			Role        string            `json:"role"`
-			Host        string            `json:"host,omitempty"`
-			Client      string            `json:"client,omitempty"`
-			SeedsRun    uint64            `json:"seeds_run"`
-			Failures    []explore.Failure `json:"failures"`
-			Interrupted bool              `json:"interrupted"`
-			ElapsedMs   int64             `json:"elapsed_ms"`
-			fuzzCoverage
-		}{Role: role, SeedsRun: rep.SeedsRun, Failures: failures, Interrupted: rep.Interrupted, ElapsedMs: rep.Elapsed.Milliseconds(), fuzzCoverage: cov}
-		if role == RoleClient {
-			j.Client = info.Name + " " + info.Version
-		} else {
-			j.Host = info.Name + " " + info.Version
-		}
-		b, _ := json.MarshalIndent(j, "", "  ")
-		b = append(b, '\n')
 		if *jsonOut == "-" {
 			stdout.Write(b)
 		} else if err := fileio.WriteAtomic(*jsonOut, b); err != nil {
@@ -622,5 +657,5 @@ func fuzzMain(args []string, stdout, stderr io.Writer, env []string) int {
 	if rep.Interrupted {
 		fmt.Fprintln(stderr, "conform fuzz: interrupted")
 	}
-	return interruptedExit(ctx, len(rep.Failures) == 0)
+	return interruptedExit(ctx, len(rep.Failures) == 0 && rep.CorpusFailures() == 0)
 }

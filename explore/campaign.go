@@ -45,6 +45,12 @@ type Campaign struct {
 	Shrink ShrinkBudget
 	// OutDir is where failures are written ("" writes nothing).
 	OutDir string
+	// Corpus is replayed first, before any seed (LoadCorpus): each scenario at its own
+	// seed, against the same host. Its results are the report's Corpus, not seeds.
+	Corpus []CorpusEntry
+	// OnCorpus is called for each corpus scenario's result, in corpus order, before any
+	// seed runs.
+	OnCorpus func(CorpusResult)
 	// OnFailure is called for each failure, in seed order, after its files are written.
 	OnFailure func(Failure)
 	// OnProgress is called about every ProgressEvery with the counters so far.
@@ -83,6 +89,13 @@ type Report struct {
 	Interrupted bool
 	// Gen are the campaign's generator options (Campaign.Gen).
 	Gen GenOptions
+	// Covered is exactly the seeds run (Covered: a prefix of the shard's seeds, however
+	// the campaign ended); a merge's are the shards' together.
+	Covered []SeedRange
+	// Corpus is the corpus's results in corpus order (Campaign.Corpus).
+	Corpus []CorpusResult
+	// Missing names the shards a merge did not have ("3/8"): not set by Run.
+	Missing []string
 }
 
 // SituationCounts are the situations with their counts, in report order.
@@ -195,6 +208,15 @@ func (c Campaign) Run(ctx context.Context) (*Report, error) {
 		return nil, err
 	}
 	start := time.Now()
+	var corpus []CorpusResult
+	if len(c.Corpus) > 0 {
+		corpus = c.runCorpus(NewRunner(c.Options))
+		for _, r := range corpus {
+			if c.OnCorpus != nil {
+				c.OnCorpus(r)
+			}
+		}
+	}
 	var deadline time.Time
 	if c.Duration > 0 {
 		deadline = start.Add(c.Duration)
@@ -235,7 +257,7 @@ func (c Campaign) Run(ctx context.Context) (*Report, error) {
 	}
 	go func() { wg.Wait(); close(results) }()
 
-	rep := &Report{Gen: c.Gen}
+	rep := &Report{Gen: c.Gen, Corpus: corpus}
 	// Failures are reported in seed order: a failure waits until every seed before it
 	// has finished. pending holds finished seeds ahead of the cursor (failures or nil).
 	pending := map[uint64]*Failure{}
@@ -295,6 +317,7 @@ func (c Campaign) Run(ctx context.Context) (*Report, error) {
 	deliver()
 	rep.Elapsed = time.Since(start)
 	rep.Interrupted = ctx.Err() != nil
+	rep.Covered = Covered(c.Start, c.Shard, c.Shards, rep.SeedsRun)
 	sort.SliceStable(rep.Failures, func(i, j int) bool { return rep.Failures[i].Seed < rep.Failures[j].Seed })
 	if c.OnProgress != nil {
 		c.OnProgress(Progress{SeedsRun: rep.SeedsRun, Failures: len(rep.Failures), Elapsed: rep.Elapsed})

@@ -12,9 +12,17 @@ import (
 
 // With SIMRUN_TEST_HOST=refhost the test binary is `conform refhost`: the reference host
 // over twosettle-conform/1, a host process like any other implementation's.
+// With SIMRUN_TEST_MAIN=simrun (or conform) it is that command, for tests that run the
+// commands as processes through shell lines (recipes_test.go).
 func TestMain(m *testing.M) {
+	switch os.Getenv("SIMRUN_TEST_MAIN") {
+	case "simrun":
+		os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
+	case "conform":
+		os.Exit(conform.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Environ()))
+	}
 	if os.Getenv("SIMRUN_TEST_HOST") == "refhost" {
-		if err := conform.Serve(os.Stdin, os.Stdout, "", "test"); err != nil {
+		if err := conform.Serve(os.Stdin, os.Stdout, os.Getenv("SIMRUN_TEST_MUTANT"), "test"); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
 		}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -40,6 +41,47 @@ type fuzzJSON struct {
 	// why; CannotReach the situations that rules out, with the features.
 	GeneratorOff []string            `json:"generator_off"`
 	CannotReach  map[string][]string `json:"cannot_reach"`
+	// Campaign is the campaign's identity (a merge refuses shards of different ones);
+	// Covered exactly the seeds run; Corpus the failure corpus's results (--corpus);
+	// Merged, in a merged report only, its shards (docs/ci.md, "Merging shards").
+	Campaign *explore.Identity      `json:"campaign"`
+	Covered  []explore.SeedRange    `json:"covered"`
+	Corpus   []explore.CorpusResult `json:"corpus,omitempty"`
+	Merged   *explore.MergeInfo     `json:"merged,omitempty"`
+}
+
+// newFuzzJSON is the --json report of a campaign with identity id run as shard ("" whole).
+func newFuzzJSON(rep *explore.Report, id *explore.Identity, shard string) fuzzJSON {
+	rate := 0.0
+	if rep.Elapsed > 0 {
+		rate = float64(rep.SeedsRun) / rep.Elapsed.Seconds()
+	}
+	j := fuzzJSON{SeedsRun: rep.SeedsRun, Failures: rep.Failures, Situations: map[string]uint64{}, Unreached: rep.Unreached(),
+		ElapsedMs: rep.Elapsed.Milliseconds(), Rate: float64(int64(rate*10)) / 10, Records: rep.Records, Interrupted: rep.Interrupted,
+		Shard: shard, Start: id.Start, Campaign: id, Covered: rep.Covered, Corpus: rep.Corpus}
+	if j.Failures == nil {
+		j.Failures = []explore.Failure{}
+	}
+	if j.Unreached == nil {
+		j.Unreached = []string{}
+	}
+	for _, s := range rep.SituationCounts() {
+		j.Situations[s.Name] = s.Runs
+	}
+	j.GeneratorOff, j.CannotReach = rep.Gen.Off(), map[string][]string{}
+	if j.GeneratorOff == nil {
+		j.GeneratorOff = []string{}
+	}
+	for _, n := range rep.CannotReach() {
+		j.CannotReach[n.Name] = n.Lacks
+	}
+	return j
+}
+
+// marshalReport is a JSON report as the commands print and write it.
+func marshalReport(v any) []byte {
+	b, _ := json.MarshalIndent(v, "", "  ")
+	return append(b, '\n')
 }
 
 // fuzzMain is `simrun fuzz [--seeds N | --duration D] [--start S] [--shard K/N]
@@ -59,6 +101,8 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 	junitOut := fs.String("junit", "", "also write the campaign as JUnit XML to this file: a testcase per failing seed and one for the campaign")
 	noShrink := fs.Bool("no-shrink", false, "write failures as generated, without shrinking")
 	mutant := fs.String("mutant", "", "run against the reference host with this named bug switched on")
+	var corpusF listFlag
+	fs.Var(&corpusF, "corpus", "replay the scenarios of this directory (or file) first: the shrunk failures of earlier campaigns (repeatable)")
 	hostCmd := hostFlag(fs)
 	clientCmd := clientFlag(fs)
 	rest, ok := parse(fs, args, stderr)
@@ -120,8 +164,25 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 	}
 	defer closeClient()
 	c.Options.Client, c.Options.ReplayClient = clients, replayClient(*clientCmd)
+	corpusDigest := ""
+	if len(corpusF) > 0 {
+		var err error
+		if c.Corpus, corpusDigest, err = explore.LoadCorpus(corpusF); err != nil {
+			fmt.Fprintln(stderr, "simrun fuzz: --corpus:", err)
+			return 2
+		}
+	}
+	id := explore.NewIdentity("simrun fuzz", c, map[string]string{"mutant": *mutant, "host": *hostCmd, "client": *clientCmd,
+		"no_shrink": strconv.FormatBool(*noShrink), "generator": strings.Join(c.Gen.Off(), "; "),
+		"not_checked": strings.Join(c.Options.Skip, ","), "corpus": corpusDigest})
 	term := isTerminal(stderr)
 	if !*asJSON {
+		printCorpus := func(r explore.CorpusResult) {
+			if r.Failed() {
+				fmt.Fprintf(stdout, "FAIL    corpus %s: %s\n        replay: %s\n", r.File, r.Message, r.Replay)
+			}
+		}
+		c.OnCorpus = printCorpus
 		c.OnFailure = func(f explore.Failure) {
 			if term {
 				fmt.Fprint(stderr, "\r\x1b[K") // the progress line gives way
@@ -172,27 +233,15 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 	if rep.Elapsed > 0 {
 		rate = float64(rep.SeedsRun) / rep.Elapsed.Seconds()
 	}
+	var report []byte
+	if *asJSON || c.Shards > 0 {
+		report = marshalReport(newFuzzJSON(rep, &id, *shard))
+	}
+	if c.Shards > 0 && !writeRecord("simrun fuzz", c.OutDir, c.Shard, c.Shards, report, stderr) {
+		return 2
+	}
 	if *asJSON {
-		j := fuzzJSON{SeedsRun: rep.SeedsRun, Failures: rep.Failures, Situations: map[string]uint64{}, Unreached: rep.Unreached(),
-			ElapsedMs: rep.Elapsed.Milliseconds(), Rate: float64(int64(rate*10)) / 10, Records: rep.Records, Interrupted: rep.Interrupted, Shard: *shard, Start: c.Start}
-		if j.Failures == nil {
-			j.Failures = []explore.Failure{}
-		}
-		if j.Unreached == nil {
-			j.Unreached = []string{}
-		}
-		for _, s := range rep.SituationCounts() {
-			j.Situations[s.Name] = s.Runs
-		}
-		j.GeneratorOff, j.CannotReach = rep.Gen.Off(), map[string][]string{}
-		if j.GeneratorOff == nil {
-			j.GeneratorOff = []string{}
-		}
-		for _, n := range rep.CannotReach() {
-			j.CannotReach[n.Name] = n.Lacks
-		}
-		b, _ := json.MarshalIndent(j, "", "  ")
-		stdout.Write(append(b, '\n'))
+		stdout.Write(report)
 	} else {
 		counts := rep.SituationCounts()
 		cannot := rep.CannotReach()
@@ -223,6 +272,12 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 				}
 			}
 		}
+		if len(rep.Corpus) > 0 {
+			fmt.Fprintf(stdout, "corpus: %d scenarios replayed, %d failed\n", len(rep.Corpus), rep.CorpusFailures())
+		}
+		if c.Shards > 0 || c.Duration > 0 {
+			fmt.Fprintf(stdout, "seeds run: %s\n", explore.RangesString(rep.Covered))
+		}
 		what := strconv.FormatUint(rep.SeedsRun, 10) + " seeds"
 		if *shard != "" {
 			what += " (shard " + *shard + ")"
@@ -243,12 +298,13 @@ func fuzzMain(args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-// campaignExit is a finished campaign's exit code: 1 with a failure; ExitInterrupted
+// campaignExit is a finished campaign's exit code: 1 with a failure (of a seed or of a
+// corpus scenario); ExitInterrupted
 // when it was interrupted before every seed ran and found none (no failure found is not
 // a clean campaign); 0 otherwise (a --duration that ran out is the campaign's own end).
 func campaignExit(rep *explore.Report) int {
 	switch {
-	case len(rep.Failures) > 0:
+	case len(rep.Failures) > 0 || rep.CorpusFailures() > 0:
 		return 1
 	case rep.Interrupted:
 		return ExitInterrupted
@@ -304,4 +360,25 @@ func progressLine(p explore.Progress, total uint64, duration time.Duration) stri
 		eta = max(duration-p.Elapsed, 0).Truncate(time.Second).String()
 	}
 	return fmt.Sprintf("%s seeds  %.0f/s  %d failures  %s  ETA %s", done, p.Rate(), p.Failures, p.Elapsed.Truncate(100*time.Millisecond), eta)
+}
+
+// listFlag is a repeatable string flag (--corpus DIR --corpus DIR2).
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// writeRecord writes a shard's JSON report into its --out directory as
+// shard-K-of-N.json (explore.RecordName), the record simrun merge reads; false (reported)
+// means it could not be written, which the command exits 2 for.
+func writeRecord(cmd, dir string, k, n uint64, report []byte, stderr io.Writer) bool {
+	err := os.MkdirAll(dir, 0o755)
+	if err == nil {
+		err = fileio.WriteAtomic(filepath.Join(dir, explore.RecordName(k, n)), report)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: the shard's record: %v\n", cmd, err)
+		return false
+	}
+	return true
 }

@@ -16,11 +16,12 @@ var synopses = map[string]string{
 	"check":    "simrun check PATH... [--json]\n\nValidates scenario files (or every .yaml of a directory) without running them.",
 	"replay":   "simrun replay FILE [--seed N] [--mutant NAME] [--json] [--host CMD] [--client CMD]\n\nPrints the transcript on stdout and the verdict on stderr (--json: one JSON object instead).",
 	"coverage": "simrun coverage [PATH...] [--json]\n\nExit 1 when a requirement id is covered by nothing.",
-	"fuzz":     "simrun fuzz [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--json] [--junit FILE] [--no-shrink] [--mutant NAME] [--host CMD] [--client CMD]\n\nExit 0 no violation, 1 some, 2 bad usage or an unwritable --out/--junit, 130 interrupted (Ctrl-C, SIGTERM) before every seed ran with none found.",
+	"fuzz":     "simrun fuzz [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--json] [--junit FILE] [--corpus DIR] [--no-shrink] [--mutant NAME] [--host CMD] [--client CMD]\n\nA shard (--shard) also writes its report to DIR/shard-K-of-N.json for simrun merge; every report says exactly which seeds ran (\"covered\"). Exit 0 no violation, 1 some, 2 bad usage or an unwritable --out/--junit, 130 interrupted (Ctrl-C, SIGTERM) before every seed ran with none found.",
 	"shrink":   "simrun shrink FILE [--mutant NAME] [--out FILE2] [--budget D] [--json] [--host CMD]\n\nWrites FILE.shrunk.yaml (or FILE2); exit 2 when the scenario passes (nothing to shrink).",
 	"timeline": timelineHelp,
 	"record":   "simrun record FILE [--seed N] [--mutant NAME] [--host CMD] -o RUNFILE   (-o - writes to stdout)",
 	"expect":   "simrun expect [--any-refusal-text] SCENARIO.yaml RUNFILE\n\nExit 0 every expectation holds, 1 one fails, 2 bad input.",
+	"merge":    "simrun merge [--out DIR] [--json FILE] [--junit FILE] SHARD...\n\nEach SHARD is a shard's --out directory (its record shard-K-of-N.json and its failure files) or a fuzz report file, of simrun fuzz or conform fuzz. Writes the report one campaign of the same seeds would: the text (or --json -), --json FILE and --junit FILE in the shards' command's format, the failures' files in --out. Refuses shards of different builds or campaigns and a repeated shard (exit 2, nothing written); names a missing shard (exit 2 after writing). Exit 1 a failure, 130 a shard interrupted with none found.",
 	"mutants":  "simrun mutants [--only NAME,...] [--seeds N] [--start S] [--budget D] [--workers W] [--no-library] [--out DIR] [--json] [--junit FILE] [--host CMD]\n\nExit 0 when the oracle kills every mutant, 1 otherwise, 2 bad usage or a witness that could not be written.",
 }
 

@@ -7,7 +7,8 @@
 //	simrun [run] [PATH...] [--seed N] [--update] [-v] [--json]
 //	simrun check PATH...
 //	simrun replay FILE [--seed N] [--mutant NAME]
-//	simrun fuzz [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--mutant NAME]
+//	simrun fuzz [--seeds N | --duration D] [--start S] [--shard K/N] [--workers W] [--out DIR] [--corpus DIR] [--mutant NAME]
+//	simrun merge [--out DIR] [--json FILE] [--junit FILE] SHARD...
 //	simrun shrink FILE [--mutant NAME] [--out FILE2] [--budget D]
 //	simrun timeline FILE [--seed N] [--mutant NAME] -o FILE.html   (-o - for stdout)
 //	simrun mutants [--only NAME,...] [--seeds N] [--budget D] [--out DIR] [--json]
