@@ -3,6 +3,7 @@ package sysexplore
 import (
 	"bytes"
 	"context"
+	"errors"
 	"hash/fnv"
 	"strconv"
 	"strings"
@@ -18,6 +19,9 @@ import (
 
 // DefaultDepth is the depth bound when neither the command nor the configuration sets one.
 const DefaultDepth = 40
+
+// Unbounded as a depth (or more) is no bound: the search covers the whole state space.
+const Unbounded = 1 << 30
 
 // Options bound and shape a search.
 type Options struct {
@@ -110,32 +114,14 @@ type visit struct{ depth, devs int32 }
 // Search explores every run of c within the bounds. It replays each run from the
 // start with a prefix of choices (the engine is deterministic), depth first.
 func Search(c *Config, o Options) (*Result, error) {
-	if o.Depth <= 0 {
-		o.Depth = c.Depth
-	}
-	if o.Depth <= 0 {
-		o.Depth = DefaultDepth
-	}
+	o.Depth = effectiveDepth(c, o.Depth)
 	if o.Ctx == nil {
 		o.Ctx = context.Background()
 	}
 	if o.ProgressEvery <= 0 {
 		o.ProgressEvery = time.Second
 	}
-	s := &searcher{c: c, o: o, seen: map[[16]byte]visit{}, er: explore.NewRunner(o.Explore),
-		sr: sim.NewRunner(), ports: map[string]wire.ClientPort{}, res: &Result{}}
-	if o.keepStates {
-		s.res.states = map[string]bool{}
-	}
-	s.hosts, s.clients = harness.ReferenceHost(o.Explore.Mutant), harness.ReferenceClient(o.Explore.Mutant)
-	if o.Explore.Host != nil {
-		s.hosts = o.Explore.Host
-	}
-	if o.Explore.Client != nil {
-		s.clients = o.Explore.Client
-	}
-	s.w.s = s
-	s.sr.Chooser = &s.w
+	s := newSearcher(c, o)
 	start := time.Now()
 	last := start
 	var path []decision
@@ -175,6 +161,42 @@ func Search(c *Config, o Options) (*Result, error) {
 	return s.res, nil
 }
 
+// effectiveDepth is the depth bound of a search: depth if set (< 0: unbounded), else the
+// configuration's, else DefaultDepth.
+func effectiveDepth(c *Config, depth int) int {
+	if depth == 0 {
+		depth = c.Depth
+	}
+	if depth == 0 {
+		depth = DefaultDepth
+	}
+	if depth < 0 || depth > Unbounded {
+		depth = Unbounded
+	}
+	return depth
+}
+
+// EffectiveDepth is the depth bound a search of c with depth uses.
+func EffectiveDepth(c *Config, depth int) int { return effectiveDepth(c, depth) }
+
+func newSearcher(c *Config, o Options) *searcher {
+	s := &searcher{c: c, o: o, seen: map[[16]byte]visit{}, er: explore.NewRunner(o.Explore),
+		sr: sim.NewRunner(), ports: map[string]wire.ClientPort{}, res: &Result{}}
+	if o.keepStates {
+		s.res.states = map[string]bool{}
+	}
+	s.hosts, s.clients = harness.ReferenceHost(o.Explore.Mutant), harness.ReferenceClient(o.Explore.Mutant)
+	if o.Explore.Host != nil {
+		s.hosts = o.Explore.Host
+	}
+	if o.Explore.Client != nil {
+		s.clients = o.Explore.Client
+	}
+	s.w.s = s
+	s.sr.Chooser = &s.w
+	return s
+}
+
 type searcher struct {
 	c       *Config
 	o       Options
@@ -204,18 +226,38 @@ type walker struct {
 	avail   []int
 	pruned  bool
 	nondet  bool
-	replay  bool // --path: no state check, no recording beyond the path
+	replay  bool // --path: choices replayed, no state check
+	choices []int
+	badPath bool
 	stepBuf sim.Step
+}
+
+// Replay runs one path (as a Violation's Path gives it; missing choices are 0) and
+// returns its trace, the violation if the run has one, and the steps it placed.
+func Replay(c *Config, path []int, o Options) (*trace.Trace, *Violation, []Placed, error) {
+	s := newSearcher(c, o)
+	s.w.replay, s.w.choices = true, path
+	if err := s.run(nil); err != nil {
+		return nil, nil, nil, err
+	}
+	var v *Violation
+	if len(s.res.Violations) > 0 {
+		v = &s.res.Violations[0]
+	}
+	return &s.tr, v, s.w.at, nil
 }
 
 func (s *searcher) run(prefix []decision) error {
 	w := &s.w
 	w.path, w.pos, w.prefix, w.devs = prefix, 0, len(prefix), 0
 	w.placed = make([]bool, len(s.c.places))
-	w.faults, w.at, w.pruned, w.nondet = 0, nil, false, false
+	w.faults, w.at, w.pruned, w.nondet, w.badPath = 0, nil, false, false, false
 	x := harness.ExecuteWith(s.c.plan, s.hosts, s.clients, s.sr, s.ports, &s.tr)
 	if w.nondet {
 		return errNondeterministic
+	}
+	if w.badPath {
+		return errors.New("--path: choice " + strconv.Itoa(w.pos) + " is out of range (it has " + strconv.Itoa(w.path[w.pos-1].arity) + " choices)")
 	}
 	if w.pos > s.res.MaxDepth {
 		s.res.MaxDepth = w.pos
@@ -274,6 +316,19 @@ func (w *walker) decide(kind byte, arity int) int {
 	if arity <= 1 {
 		return 0
 	}
+	if w.replay {
+		ch := 0
+		if w.pos < len(w.choices) {
+			ch = w.choices[w.pos]
+		}
+		w.pos++
+		w.path = append(w.path, decision{kind: kind, arity: arity, choice: ch})
+		if ch >= arity {
+			w.badPath = true
+			return -1
+		}
+		return ch
+	}
 	if w.pos < w.prefix {
 		d := w.path[w.pos]
 		if d.kind != kind || d.arity != arity {
@@ -285,10 +340,6 @@ func (w *walker) decide(kind byte, arity int) int {
 			w.devs++
 		}
 		return d.choice
-	}
-	if w.replay {
-		w.pos++
-		return 0
 	}
 	o := &w.s.o
 	br := w.pos < o.Depth && (o.Deviations == 0 || w.devs < o.Deviations)
@@ -305,7 +356,7 @@ func (w *walker) decide(kind byte, arity int) int {
 // Before offers the places available now: each not yet placed, after its actor's
 // previous one, and within the fault budget.
 func (w *walker) Before(now int64, n int) (*sim.Step, bool) {
-	if w.nondet {
+	if w.nondet || w.badPath {
 		return nil, false
 	}
 	c := w.s.c
@@ -366,8 +417,15 @@ func (w *walker) seenBefore(now int64) bool {
 	var k [16]byte
 	h.Sum(k[:0])
 	v := visit{int32(w.pos), int32(w.devs)}
+	if s.o.Depth >= Unbounded {
+		v.depth = 0 // no depth bound: how deep a state is reached does not matter
+	}
+	if s.o.Deviations == 0 {
+		v.devs = 0
+	}
 	old, ok := s.seen[k]
-	if ok && !s.o.NoDedup && old.depth <= v.depth && old.devs <= v.devs {
+	covered := ok && old.depth <= v.depth && old.devs <= v.devs
+	if covered && !s.o.NoDedup {
 		return true
 	}
 	if !ok || v.depth <= old.depth && v.devs <= old.devs {
