@@ -27,6 +27,29 @@ type Chooser interface {
 	Pick(n int) int
 }
 
+// sortCands puts the instant's candidates in canonical order (Runner.CanonicalOrder):
+// the host's timer, the clients' timers, then the events by their text, so that a pick
+// means the same event whenever the state (WriteState) is the same, however it was reached.
+func (r *Runner) sortCands() {
+	if len(r.cands) < 2 {
+		return
+	}
+	key := func(c cand) string {
+		switch c.kind {
+		case candHost:
+			return "0"
+		case candClient:
+			return "1" + strconv.Itoa(int(c.i)+1000)
+		case candReady:
+			return "2" + eventText(&r.evs[r.ready[c.i]])
+		default:
+			q := &r.fifo[c.i]
+			return "2" + eventText(&r.evs[q.s[q.h]])
+		}
+	}
+	sort.SliceStable(r.cands, func(i, j int) bool { return key(r.cands[i]) < key(r.cands[j]) })
+}
+
 // choose asks the Chooser whether to inject a step before the next candidate (or before
 // the run ends). It reports whether it did something: injected a step or stopped the run.
 func (r *Runner) choose() bool {
@@ -45,7 +68,10 @@ func (r *Runner) choose() bool {
 // Stopped reports whether the last run was stopped by its Chooser.
 func (r *Runner) Stopped() bool { return r.stopped }
 
-// WriteState writes, during a run (from a Chooser's call), a canonical text of
+// WriteState is WriteStateOrdered(w, false).
+func (r *Runner) WriteState(w io.Writer) { r.WriteStateOrdered(w, false) }
+
+// WriteStateOrdered writes, during a run (from a Chooser's call), a canonical text of
 // everything the rest of the run depends on, as the simulator sees it: the host's and
 // each client's state in their JSON text forms and their next deadlines, each client's
 // link and clock, the armed crash watchers, the model's open steps, the next scripted
@@ -56,7 +82,12 @@ func (r *Runner) Stopped() bool { return r.stopped }
 // state its text form leaves out (an RPC counter, a private cache) may be merged with a
 // different one. The text leaves out the trace so far: the oracle judges history, so a
 // merged state is judged on the first history that reached it.
-func (r *Runner) WriteState(w io.Writer) {
+//
+// With inOrder the pending events are written in the order the scheduler will offer them
+// (which depends on when each was queued): two states then match only if a Chooser's
+// pick i means the same event in both, which a search that bounds its non-default picks
+// needs (pick 0 is free, the others cost).
+func (r *Runner) WriteStateOrdered(w io.Writer, inOrder bool) {
 	b := make([]byte, 0, 4096)
 	b = append(b, "now="...)
 	b = strconv.AppendInt(b, r.now, 10)
@@ -120,6 +151,13 @@ func (r *Runner) WriteState(w io.Writer) {
 		b = append(append(b, s...), ',')
 	}
 	b = strconv.AppendInt(append(b, "\nstep="...), int64(r.stepNext), 10)
+	b = append(b, " floors="...)
+	for _, f := range r.floor {
+		if f < r.now {
+			f = 0 // a floor in the past holds nothing back
+		}
+		b = strconv.AppendInt(append(b, ' '), f, 10)
+	}
 	var evs []*event
 	r.queued(func(e *event) { evs = append(evs, e) })
 	texts := make(map[*event]string, len(evs))
@@ -131,10 +169,13 @@ func (r *Runner) WriteState(w io.Writer) {
 		if a.at != c.at {
 			return a.at < c.at
 		}
+		if inOrder {
+			return a.seq < c.seq
+		}
 		if a.link != c.link {
 			return a.link < c.link
 		}
-		if a.link >= 0 {
+		if inOrder || a.link >= 0 {
 			return a.seq < c.seq // a FIFO link keeps its order
 		}
 		return texts[a] < texts[c]

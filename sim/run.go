@@ -75,7 +75,10 @@ type Runner struct {
 	// Chooser, when set, takes the scheduler's choices and may inject steps (see
 	// Chooser); nil is the seeded schedule stream. It is kept across runs.
 	Chooser Chooser
-	stopped bool // the Chooser stopped the run
+	// CanonicalOrder (with a Chooser) offers an instant's candidates in canonical order
+	// rather than in the order they were queued (see sortCands).
+	CanonicalOrder bool
+	stopped        bool // the Chooser stopped the run
 }
 
 // request is an outstanding HTTP request of a client.
@@ -405,6 +408,9 @@ func (r *Runner) loop() {
 		pick := 0
 		if n := len(r.cands); n > 1 {
 			if r.Chooser != nil {
+				if r.CanonicalOrder {
+					r.sortCands()
+				}
 				if pick = r.Chooser.Pick(n); pick < 0 || pick >= n {
 					r.stopped = true
 					return

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"hash/fnv"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
@@ -43,6 +44,10 @@ type Options struct {
 	// Progress, if set, is called about every ProgressEvery with the running counts.
 	Progress      func(Stats)
 	ProgressEvery time.Duration
+	// Random, when > 0, runs that many random walks instead of the search (a swarm over
+	// the same world, for comparison): walk i takes every choice uniformly from a stream
+	// seeded with i (1..Random); nothing is pruned.
+	Random int
 	// keepStates collects every state key reached (tests).
 	keepStates bool
 }
@@ -122,8 +127,34 @@ func Search(c *Config, o Options) (*Result, error) {
 		o.ProgressEvery = time.Second
 	}
 	s := newSearcher(c, o)
+	return s.search()
+}
+
+func (s *searcher) search() (*Result, error) {
+	o := s.o
 	start := time.Now()
 	last := start
+	if o.Random > 0 {
+		s.o.NoDedup = true
+		for i := 1; i <= o.Random && o.Ctx.Err() == nil; i++ {
+			s.w.rnd = rand.New(rand.NewPCG(uint64(i), 0x5eed))
+			if err := s.run(nil); err != nil {
+				return s.res, err
+			}
+			if len(s.res.Violations) > 0 && !o.KeepGoing {
+				break
+			}
+			if o.Progress != nil && time.Since(last) >= o.ProgressEvery {
+				last = time.Now()
+				s.res.Seconds = time.Since(start).Seconds()
+				s.res.States = len(s.seen)
+				o.Progress(s.res.Stats)
+			}
+		}
+		s.res.Seconds = time.Since(start).Seconds()
+		s.res.States = len(s.seen)
+		return s.res, nil
+	}
 	var path []decision
 	for {
 		if err := s.run(path); err != nil {
@@ -194,6 +225,7 @@ func newSearcher(c *Config, o Options) *searcher {
 	}
 	s.w.s = s
 	s.sr.Chooser = &s.w
+	s.sr.CanonicalOrder = true // a pick means the same event in two runs at the same state
 	return s
 }
 
@@ -229,6 +261,7 @@ type walker struct {
 	replay  bool // --path: choices replayed, no state check
 	choices []int
 	badPath bool
+	rnd     *rand.Rand // random walks (Options.Random)
 	stepBuf sim.Step
 }
 
@@ -341,6 +374,12 @@ func (w *walker) decide(kind byte, arity int) int {
 		}
 		return d.choice
 	}
+	if w.rnd != nil {
+		ch := w.rnd.IntN(arity)
+		w.path = append(w.path, decision{kind: kind, arity: arity, choice: ch})
+		w.pos++
+		return ch
+	}
 	o := &w.s.o
 	br := w.pos < o.Depth && (o.Deviations == 0 || w.devs < o.Deviations)
 	if br {
@@ -425,6 +464,7 @@ func (w *walker) seenBefore(now int64) bool {
 	}
 	old, ok := s.seen[k]
 	covered := ok && old.depth <= v.depth && old.devs <= v.devs
+
 	if covered && !s.o.NoDedup {
 		return true
 	}
