@@ -123,3 +123,27 @@ func TestViolationReplaysAndBecomesAScenario(t *testing.T) {
 	}
 	t.Logf("%+v\n%s", w, b)
 }
+
+// Proof of power: no-provider-hangs (ASK-10, ASK-11: a blocking ask fails with
+// NO_PROVIDER once every client it was delivered to has passed) takes the swarm 874 seeds
+// (killmatrix/testdata/witness/no-provider-hangs.yaml); the search finds it in the
+// generic two-client world "passes" within two deviations from the default run, in well
+// under a second. The correct engine passes the same search exhausted.
+func TestExplorationFindsASwarmHardMutant(t *testing.T) {
+	c := load(t, "passes")
+	res, err := Search(c, Options{Depth: -1, Deviations: 2, Explore: explore.Options{Mutant: "no-provider-hangs"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Violations) == 0 || res.Violations[0].Invariant != "INV-LIVE-NO-LEAK" {
+		t.Fatalf("no-provider-hangs not found within 2 deviations: %+v %+v", res.Stats, res.Violations)
+	}
+	t.Logf("found after %d schedules (%d pruned), %.2fs: %s", res.Runs, res.Pruned, res.Seconds, res.Violations[0].Message)
+	ok, err := Search(c, Options{Depth: -1, Deviations: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ok.Exhausted || len(ok.Violations) > 0 {
+		t.Fatalf("the correct engine: exhausted=%v %+v", ok.Exhausted, ok.Violations)
+	}
+}
