@@ -36,6 +36,7 @@ type exploreJSON struct {
 	Situations []string               `json:"situations"`
 	Unreached  []string               `json:"unreached"`
 	Cut        bool                   `json:"interrupted"`
+	Random     int                    `json:"random_walks,omitempty"`
 }
 
 // exploreMain is `simrun explore CONFIG [--depth N] [--deviations K] [--budget D]
@@ -54,6 +55,7 @@ func exploreMain(args []string, stdout, stderr io.Writer) int {
 	keepGoing := fs.Bool("keep-going", false, "search on after the first violation")
 	pathF := fs.String("path", "", "replay one path (comma-separated choices, as a violation reports it): print its transcript and verdict")
 	seeds := fs.Int("replay-seeds", 5000, "seeds tried to make a violation a scenario that reproduces it")
+	random := fs.Int("random", 0, "instead of the search, run N random walks over the same world (a swarm, for comparison)")
 	hostCmd := hostFlag(fs)
 	rest, ok := parse(fs, args, stderr)
 	if !ok {
@@ -84,7 +86,7 @@ func exploreMain(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer closeHost()
-	opts := sysexplore.Options{Depth: *depth, Deviations: *devs, NoDedup: *noDedup, KeepGoing: *keepGoing,
+	opts := sysexplore.Options{Random: *random, Depth: *depth, Deviations: *devs, NoDedup: *noDedup, KeepGoing: *keepGoing,
 		Explore: explore.Options{Mutant: *mutant, Host: hosts, ReplayHost: replayHost(*hostCmd)}}
 	if hosts != nil {
 		_, opts.Explore.Skip = conform.FuzzGen(conform.RoleHost, features)
@@ -138,7 +140,7 @@ func exploreMain(args []string, stdout, stderr io.Writer) int {
 	if depthUsed == sysexplore.Unbounded {
 		depthUsed = -1
 	}
-	rep := exploreJSON{Config: cfg.Name, Depth: depthUsed, Deviations: *devs, Dedup: !opts.NoDedup, Mutant: *mutant,
+	rep := exploreJSON{Config: cfg.Name, Depth: depthUsed, Deviations: *devs, Dedup: !opts.NoDedup, Mutant: *mutant, Random: *random,
 		Stats: res.Stats, Violations: res.Violations, Situations: res.Reached.Names(), Cut: !res.Exhausted && len(res.Violations) == 0}
 	if rep.Violations == nil {
 		rep.Violations = []sysexplore.Violation{}
@@ -169,6 +171,10 @@ func exploreMain(args []string, stdout, stderr io.Writer) int {
 		}
 		dd := "on"
 		if opts.NoDedup {
+			dd = "off"
+		}
+		if *random > 0 {
+			how = "random walks"
 			dd = "off"
 		}
 		fmt.Fprintf(stdout, "explore %s: depth %d, deviations %d, dedup %s: %s\n", cfg.Name, depthUsed, *devs, dd, how)
