@@ -197,6 +197,9 @@ func exploreMain(args []string, stdout, stderr io.Writer) int {
 			if *mutant != "" {
 				fmt.Fprintf(stdout, " --mutant %s", *mutant)
 			}
+			if *hostCmd != "" {
+				fmt.Fprintf(stdout, " --host %s", replayHost(*hostCmd))
+			}
 			fmt.Fprintln(stdout)
 		}
 	}
