@@ -119,8 +119,9 @@ func exploreMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "oracle: pass")
 		return 0
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	sigCtx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	ctx := sigCtx
 	if *budget > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, *budget)
@@ -206,8 +207,8 @@ func exploreMain(args []string, stdout, stderr io.Writer) int {
 	if len(res.Violations) > 0 {
 		return 1
 	}
-	if ctx.Err() != nil && !res.Exhausted {
-		return 130
+	if sigCtx.Err() != nil && !res.Exhausted {
+		return 130 // interrupted (a --budget that runs out is not a failure: the report says "cut short")
 	}
 	return 0
 }
