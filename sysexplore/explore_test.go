@@ -147,3 +147,27 @@ func TestExplorationFindsASwarmHardMutant(t *testing.T) {
 		t.Fatalf("the correct engine: exhausted=%v %+v", ok.Exhausted, ok.Violations)
 	}
 }
+
+func TestConfigErrors(t *testing.T) {
+	world := "world:\n  mode: timed\n  timeout: 2\n  clients: {a: {}}\n  steps:\n    - {at: 0s, model: {prompt: hi}}\n"
+	for name, src := range map[string]string{
+		"place with a time": world + "place:\n  - {at: 1s, a: focus}\n",
+		"unknown key":       world + "places: []\n",
+		"no world":          "place:\n  - {a: focus}\n",
+		"bad step":          world + "place:\n  - {zz: focus}\n",
+	} {
+		if _, err := Parse("t", []byte(src)); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	c, err := Parse("t", []byte(world+"place:\n  - {a: focus}\n  - {a: submit}\n  - {net: {disconnect: a}}\nmax-faults: 1\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Places() != 3 || c.places[1].after != 0 || !c.places[2].fault || c.places[2].after != -1 {
+		t.Fatalf("places: %+v", c.places)
+	}
+	if _, err := Load("no-such-world"); err == nil || !strings.Contains(err.Error(), "small") {
+		t.Fatalf("Load of an unknown name: %v", err)
+	}
+}
