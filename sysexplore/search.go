@@ -67,7 +67,7 @@ type Stats struct {
 	Decisions int `json:"decisions"`
 	// MaxDepth: the most decisions one run went through (branching or not).
 	MaxDepth int `json:"max_depth"`
-	// Frontier: choice points left unexplored because of the depth or deviation bound.
+	// Cut: choice points left unexplored because of the depth or deviation bound.
 	Cut       int     `json:"cut_by_bound"`
 	Exhausted bool    `json:"exhausted"` // every branch within the bounds was explored
 	Seconds   float64 `json:"seconds"`
