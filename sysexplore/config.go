@@ -32,9 +32,10 @@ import (
 //	depth: 40     # default --depth
 //
 // A place step is a fault when it is a network action, a host step (a crash) or a
-// client's reload, crash, clock jump or drift; the others are user actions. The user
-// actions of one client are placed in the order listed (focus before choose before
-// submit); faults in any order.
+// client's reload, crash, clock jump or drift; the others are user actions. The steps that
+// build and send one client's answer (type, choose, skip, next, prev, submit) are placed
+// in the order listed (choose before submit); the other user actions (focus, take-time,
+// delegate = pass, teardown, hide, …) and the faults in any order.
 
 //go:embed configs/*.yaml
 var builtin embed.FS
@@ -196,7 +197,7 @@ func (c *Config) compile() error {
 		}
 		p := &c.places[i]
 		p.fault = isFault(ss)
-		if !p.fault {
+		if !p.fault && isAnswerStep(ss) {
 			p.actor = ss.Actor()
 			if j, ok := lastOf[p.actor]; ok {
 				p.after = j
@@ -210,6 +211,18 @@ func (c *Config) compile() error {
 
 // Places is how many steps the explorer may place.
 func (c *Config) Places() int { return len(c.places) }
+
+// isAnswerStep reports whether a user step builds or sends an answer (placed in order).
+func isAnswerStep(st *scenarios.Step) bool {
+	if st.User == nil {
+		return false
+	}
+	switch st.User.Kind {
+	case scenarios.UserType, scenarios.UserChoose, scenarios.UserSkip, scenarios.UserNext, scenarios.UserPrev, scenarios.UserSubmit:
+		return true
+	}
+	return false
+}
 
 // isFault reports whether a scenario step is a fault rather than a user action.
 func isFault(st *scenarios.Step) bool {

@@ -160,11 +160,11 @@ func TestConfigErrors(t *testing.T) {
 			t.Errorf("%s: accepted", name)
 		}
 	}
-	c, err := Parse("t", []byte(world+"place:\n  - {a: focus}\n  - {a: submit}\n  - {net: {disconnect: a}}\nmax-faults: 1\n"))
+	c, err := Parse("t", []byte(world+"place:\n  - {a: {choose: x}}\n  - {a: submit}\n  - {net: {disconnect: a}}\n  - {a: focus}\nmax-faults: 1\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Places() != 3 || c.places[1].after != 0 || !c.places[2].fault || c.places[2].after != -1 {
+	if c.Places() != 4 || c.places[1].after != 0 || !c.places[2].fault || c.places[2].after != -1 || c.places[3].after != -1 {
 		t.Fatalf("places: %+v", c.places)
 	}
 	if _, err := Load("no-such-world"); err == nil || !strings.Contains(err.Error(), "small") {
