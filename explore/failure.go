@@ -147,3 +147,10 @@ func ReplayCommand(file string, opts Options) string {
 	}
 	return c + file
 }
+
+// FinalNamed is Final for a failure found some other way than by a fuzz seed (package
+// sysexplore): s keeps its own seed, and gets name and summary.
+func FinalNamed(r *Runner, s *scenarios.Scenario, invariant string, opts Options, name, summary string) (yaml, transcript []byte, err error) {
+	s = clone(s)
+	return finish(r, s, invariant, opts, name, func(*Outcome) string { return summary })
+}

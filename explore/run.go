@@ -207,3 +207,12 @@ func refusedText(err string) string {
 	}
 	return err
 }
+
+// Scan reports the situations a trace reached, as Run does for its own runs: for a
+// caller that runs the simulator itself (package sysexplore) on s's world.
+func (r *Runner) Scan(tr *trace.Trace, s *scenarios.Scenario) Reached { return r.sit.scan(tr, s) }
+
+// Check judges a trace of s's world with the oracle (with Options.Skip), as Run does.
+func (r *Runner) Check(tr *trace.Trace, s *scenarios.Scenario) oracle.Verdict {
+	return r.checker(s).Check(tr)
+}

@@ -151,4 +151,12 @@
 //   - Link loss is noticed at once by both sides (no heartbeat delay is modelled).
 //   - HTTP has no silent loss: a lost request or reply reaches the client as a failure.
 //   - A connection attempt in flight when the host restarts reaches the restarted host.
+//
+// # Exploration
+//
+// Runner.Chooser (nil by default: the schedule stream picks) takes the scheduler's picks
+// and may place a step before any event (package sysexplore enumerates them);
+// Runner.CanonicalOrder offers the candidates in an order that does not depend on when
+// they were queued, and Runner.WriteState writes the canonical state an explorer hashes.
+// None of it changes a run without a Chooser.
 package sim

@@ -149,8 +149,12 @@ func (r *Runner) modelReset() {
 
 // step runs scripted step i.
 func (r *Runner) step(i int) {
-	st := &r.cfg.Steps[i]
 	r.stepNext = i + 1
+	r.applyStep(&r.cfg.Steps[i])
+}
+
+// applyStep applies one step now: a scripted one (step) or one a Chooser injects.
+func (r *Runner) applyStep(st *Step) {
 	switch {
 	case st.Host != nil:
 		switch c := st.Host.(type) {

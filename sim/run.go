@@ -71,6 +71,14 @@ type Runner struct {
 	scratch  []*event
 	wnext    []watcher
 	cur      curRequest // the HTTP request the host is applying
+
+	// Chooser, when set, takes the scheduler's choices and may inject steps (see
+	// Chooser); nil is the seeded schedule stream. It is kept across runs.
+	Chooser Chooser
+	// CanonicalOrder (with a Chooser) offers an instant's candidates in canonical order
+	// rather than in the order they were queued (see sortCands).
+	CanonicalOrder bool
+	stopped        bool // the Chooser stopped the run
 }
 
 // request is an outstanding HTTP request of a client.
@@ -251,6 +259,7 @@ func (r *Runner) reset(cfg *Config, host wire.HostPort, tr *trace.Trace) {
 	}
 	r.restarts = 0
 	r.limitHit = false
+	r.stopped = false
 }
 
 // release drops references to the run's ports and payloads so a kept Runner pins nothing.
@@ -361,10 +370,19 @@ func (r *Runner) loop() {
 	defer func() { r.started = false }()
 	for r.err == nil {
 		r.buildCands()
+		if len(r.cands) > 0 && r.Chooser != nil && r.choose() {
+			if r.stopped {
+				return
+			}
+			continue // a step was injected: the candidates may have changed
+		}
 		if len(r.cands) == 0 {
 			r.endInstant()
 			t, ok := r.nextTime()
 			if !ok {
+				if r.Chooser != nil && r.choose() && !r.stopped {
+					continue // injected at quiescence: the run goes on
+				}
 				return
 			}
 			if r.cfg.Limit > 0 && t > r.cfg.Limit.Ms() {
@@ -382,14 +400,24 @@ func (r *Runner) loop() {
 					r.makeReady(k.slot)
 				}
 			}
-			if r.nReady == 1 && r.tmin > r.now {
+			if r.nReady == 1 && r.tmin > r.now && r.Chooser == nil {
 				r.takeOnly() // the only candidate of the instant (the usual case): no need to list it
 			}
 			continue
 		}
 		pick := 0
 		if n := len(r.cands); n > 1 {
-			pick = r.sched.IntN(n)
+			if r.Chooser != nil {
+				if r.CanonicalOrder {
+					r.sortCands()
+				}
+				if pick = r.Chooser.Pick(n); pick < 0 || pick >= n {
+					r.stopped = true
+					return
+				}
+			} else {
+				pick = r.sched.IntN(n)
+			}
 			r.rec(trace.ActorSim, trace.Sched, 0, choice(pick, n))
 		}
 		switch c := r.cands[pick]; c.kind {

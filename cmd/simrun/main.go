@@ -13,6 +13,7 @@
 //	simrun timeline FILE [--seed N] [--mutant NAME] -o FILE.html   (-o - for stdout)
 //	simrun mutants [--only NAME,...] [--seeds N] [--budget D] [--out DIR] [--json]
 //	simrun coverage [--json]
+//	simrun explore WORLD [--depth N] [--deviations K] [--budget D] [--mutant NAME] [--json] [--out DIR] [--path P] [--random N]
 //	simrun record FILE [--host 'CMD ARGS'] [--seed N] [--mutant NAME] -o RUNFILE   (-o - for stdout)
 //	simrun expect [--any-refusal-text] SCENARIO.yaml RUNFILE
 //
