@@ -170,30 +170,9 @@ func commandHelp(name string, stdout, stderr io.Writer, env []string) int {
 	return 0
 }
 
-// versionLine is "conform VERSION (revision R[, modified]) GOVERSION" from the build info.
-func versionLine() string {
-	out := "conform " + version()
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		rev, modified := "", false
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				modified = s.Value == "true"
-			}
-		}
-		if rev != "" {
-			out += " (revision " + rev
-			if modified {
-				out += ", modified"
-			}
-			out += ")"
-		}
-		out += " " + bi.GoVersion
-	}
-	return out
-}
+// versionLine is "conform VERSION (revision R[, modified]) GOVERSION" from the build info
+// (explore.Build, the identity a campaign's shards carry too).
+func versionLine() string { return "conform " + explore.Build() }
 
 func version() string {
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {

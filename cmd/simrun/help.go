@@ -5,8 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"strings"
+
+	"github.com/twosettle/twosettle/explore"
 )
 
 // synopses are each command's usage line (and what a reader needs besides its flags),
@@ -80,34 +81,8 @@ func help(name string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// version is "simrun VERSION (REVISION[, modified]) GOVERSION" from the build info: the
+// version is "simrun VERSION (revision R[, modified]) GOVERSION" from the build info: the
 // module version ("(devel)" in a source tree) and the VCS revision the binary was built
-// from, when the go command recorded one.
-func version(prog string) string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return prog + " (no build information)"
-	}
-	v := bi.Main.Version
-	if v == "" {
-		v = "(devel)"
-	}
-	rev, modified := "", false
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			modified = s.Value == "true"
-		}
-	}
-	out := prog + " " + v
-	if rev != "" {
-		out += " (revision " + rev
-		if modified {
-			out += ", modified"
-		}
-		out += ")"
-	}
-	return out + " " + bi.GoVersion
-}
+// from, when the go command recorded one (explore.Build, the identity a campaign's shards
+// carry too).
+func version(prog string) string { return prog + " " + explore.Build() }
